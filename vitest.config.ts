@@ -1,0 +1,39 @@
+import { defineConfig } from 'vitest/config';
+
+// Workspace packages export their TypeScript sources under this condition, so tests and
+// `npm start` run the code as written, while the built image resolves to dist/.
+const conditions = ['@timetable/source', 'module', 'node', 'import', 'default'];
+
+const shared = {
+  resolve: { conditions },
+  ssr: { resolve: { conditions, externalConditions: conditions } },
+};
+
+export default defineConfig({
+  test: {
+    reporters: ['default'],
+    projects: [
+      {
+        ...shared,
+        test: {
+          name: 'unit',
+          include: ['{libs,services,tools}/*/test/**/*.test.ts'],
+          exclude: ['**/*.int.test.ts', '**/node_modules/**'],
+          testTimeout: 10_000,
+        },
+      },
+      {
+        ...shared,
+        test: {
+          name: 'integration',
+          include: ['{libs,services,tools}/*/test/**/*.int.test.ts'],
+          globalSetup: ['libs/testing/src/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          pool: 'forks',
+          maxWorkers: 2,
+        },
+      },
+    ],
+  },
+});
