@@ -2,11 +2,11 @@ import { defineConfig } from 'vitest/config';
 
 // Workspace packages export their TypeScript sources under this condition, so tests and
 // `npm start` run the code as written, while the built image resolves to dist/.
-const conditions = ['@timetable/source', 'module', 'node', 'import', 'default'];
+const conditions = ['@timetable/source', 'module', 'node', 'development|production'];
 
 const shared = {
   resolve: { conditions },
-  ssr: { resolve: { conditions, externalConditions: conditions } },
+  ssr: { resolve: { conditions, externalConditions: ['@timetable/source'] } },
 };
 
 export default defineConfig({

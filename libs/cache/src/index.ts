@@ -1,0 +1,6 @@
+export type { Cache } from './cache.js';
+export { MemoryCache } from './memory-cache.js';
+export { RedisCache } from './redis-cache.js';
+export { parseRateTiers, decide, type RateTier, type RateDecision, type RateLimiter } from './rate-limiter.js';
+export { MemoryRateLimiter } from './memory-rate-limiter.js';
+export { RedisRateLimiter } from './redis-rate-limiter.js';

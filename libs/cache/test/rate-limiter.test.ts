@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryRateLimiter, parseRateTiers } from '@timetable/cache';
+
+describe('RATE_LIMITS tiers', () => {
+  it('parses the default 10/1s,60/1m,1000/1h', () => {
+    expect(parseRateTiers('10/1s,60/1m,1000/1h')).toEqual([
+      { limit: 10, windowSeconds: 1 },
+      { limit: 60, windowSeconds: 60 },
+      { limit: 1000, windowSeconds: 3600 },
+    ]);
+  });
+
+  it('rejects a malformed tier', () => {
+    expect(() => parseRateTiers('ten/1s')).toThrow(/invalid rate tier/);
+  });
+});
+
+describe('the in-memory limiter', () => {
+  it('allows up to the limit of every tier, then denies with a retry delay', async () => {
+    const limiter = new MemoryRateLimiter();
+    const tiers = parseRateTiers('3/10s,100/1h');
+    const decisions = [];
+    for (let i = 0; i < 4; i += 1) decisions.push(await limiter.consume('1.2.3.4', tiers));
+    expect(decisions.map((d) => d.allowed)).toEqual([true, true, true, false]);
+    expect(decisions[2]).toMatchObject({ limit: 3, remaining: 0 });
+    expect(decisions[3]?.retryAfterSeconds).toBeGreaterThan(0);
+    expect((await limiter.consume('5.6.7.8', tiers)).allowed).toBe(true);
+  });
+});

@@ -1,0 +1,2 @@
+export * from './entities/entity-data.js';
+export * from './events/topics.js';

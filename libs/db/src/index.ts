@@ -1,0 +1,4 @@
+export { createKnex, isDatabaseReachable, type KnexSettings } from './create-knex.js';
+export { migrateToLatest, rollbackAll, type Migration, type MigrationSet } from './migrate.js';
+export { startEmbeddedPostgres, type EmbeddedPostgresSettings, type RunningEmbeddedPostgres } from './embedded-postgres.js';
+export type { Knex } from 'knex';

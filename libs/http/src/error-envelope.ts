@@ -1,0 +1,47 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { ZodError } from 'zod';
+import { AppError, PayloadTooLargeError, RouteNotFoundError, ValidationError } from './errors.js';
+import { validationDetails } from './validation.js';
+
+export interface ErrorBody {
+  error: { code: string; message: string; details: Record<string, unknown> };
+}
+
+export function errorBody(error: AppError): ErrorBody {
+  return { error: { code: error.code, message: error.message, details: error.details } };
+}
+
+/** Unknown routes answer in the envelope, never with Express' HTML page. */
+export const routeNotFound: RequestHandler = (req, _res, next) => {
+  next(new RouteNotFoundError(req.method, req.path));
+};
+
+/** Translates anything thrown into the envelope; only 5xx are logged as errors, and no stack leaves. */
+export const errorEnvelope: ErrorRequestHandler = (raw, req, res, _next) => {
+  const error = toAppError(raw);
+  if (error.status >= 500) req.log?.error({ err: raw }, 'request failed');
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  if (error.code === 'RATE_LIMITED' && 'retryAfterSeconds' in error) {
+    res.setHeader('Retry-After', String(error.retryAfterSeconds));
+  }
+  res.status(error.status).json(errorBody(error));
+};
+
+function toAppError(raw: unknown): AppError {
+  if (raw instanceof AppError) return raw;
+  if (raw instanceof ZodError) return new ValidationError('Request validation failed', validationDetails(raw));
+  const bodyParserType = (raw as { type?: string } | null)?.type;
+  if (bodyParserType === 'entity.parse.failed') return new ValidationError('Malformed JSON body');
+  if (bodyParserType === 'entity.too.large') return new PayloadTooLargeError('the size limit');
+  if (bodyParserType === 'encoding.unsupported' || bodyParserType === 'charset.unsupported') {
+    return new ValidationError('Unsupported body encoding');
+  }
+  const status = (raw as { status?: number } | null)?.status;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return new AppError(status, 'BAD_REQUEST', 'Bad request');
+  }
+  return new AppError(500, 'INTERNAL_ERROR', 'Internal server error');
+}

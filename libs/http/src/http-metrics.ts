@@ -1,0 +1,29 @@
+import type { RequestHandler } from 'express';
+import { counter, histogram } from '@timetable/observability';
+
+const requestDuration = histogram({
+  name: 'http_request_duration_seconds',
+  help: 'HTTP request latency by service, method, route pattern and status',
+  labelNames: ['service', 'method', 'route', 'status'],
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+});
+
+const requestsTotal = counter({
+  name: 'http_requests_total',
+  help: 'HTTP requests by service, method, route pattern and status',
+  labelNames: ['service', 'method', 'route', 'status'],
+});
+
+/** Labels by route pattern, not raw path, so ids do not explode the label set. */
+export function httpMetrics(service: string): RequestHandler {
+  return (req, res, next) => {
+    const stop = requestDuration.startTimer();
+    res.on('finish', () => {
+      const route = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched';
+      const labels = { service, method: req.method, route, status: String(res.statusCode) };
+      stop(labels);
+      requestsTotal.inc(labels);
+    });
+    next();
+  };
+}

@@ -1,0 +1,12 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+const SAFE_REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/** Keeps a caller's (or the gateway's) request id when it is sane, so one id follows a request across services. */
+export function requestId(req: IncomingMessage, res: ServerResponse): string {
+  const incoming = req.headers['x-request-id'];
+  const id = typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+  res.setHeader('X-Request-Id', id);
+  return id;
+}

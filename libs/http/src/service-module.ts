@@ -1,0 +1,16 @@
+import type { Router } from 'express';
+import type { ReadinessCheck } from './operational-routes.js';
+
+/**
+ * What a service hands to whoever runs it: in embedded mode the gateway mounts `routes` in-process, in
+ * distributed mode the service's own main.ts serves them. `start` begins its consumers and jobs,
+ * `stop` drains them; HTTP serving is the runner's business.
+ */
+export interface ServiceModule {
+  name: string;
+  /** Public routes, relative to `/v1/timetable`. */
+  routes: Router;
+  readiness: ReadinessCheck[];
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}

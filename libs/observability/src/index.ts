@@ -1,0 +1,3 @@
+export { createLogger, REDACTED_PATHS, type Logger, type LoggerSettings } from './logger.js';
+export { metricsRegistry, counter, gauge, histogram } from './metrics-registry.js';
+export type { Lifecycle } from './lifecycle.js';

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { field, readConfig } from '@timetable/config';
+
+/** Every variable of DESIGN.md section 7 that the embedded mode understands. */
+const schema = z.object({
+  PORT: field.port(3000),
+  DATA_DIR: z.string().default('./.data'),
+  DATABASE_URL: field.url().optional(),
+  EMBEDDED_PG_PORT: field.port(0),
+  LOG_LEVEL: field.logLevel(),
+  TIME_ZONE: field.timeZone(),
+  PUBLIC_BASE_URL: field.url().optional(),
+});
+
+export type StandaloneConfig = z.infer<typeof schema> & { publicBaseUrl: string };
+
+export function loadStandaloneConfig(env: Record<string, string | undefined> = process.env): StandaloneConfig {
+  const config = readConfig(schema, env);
+  return { ...config, publicBaseUrl: (config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '') };
+}

@@ -1,0 +1,2 @@
+export { startEmbeddedSystem, type RunningSystem } from './app.js';
+export { loadStandaloneConfig, type StandaloneConfig } from './config.js';
