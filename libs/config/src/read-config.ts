@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 
 /** Start-up stops with this error when the environment is invalid; the message names every bad variable. */
 export class ConfigError extends Error {

@@ -6,3 +6,4 @@ export { operationalRoutes, type ReadinessCheck } from './operational-routes.js'
 export { listen, type RunningServer } from './http-server.js';
 export { requestId } from './request-id.js';
 export type { ServiceModule } from './service-module.js';
+export { DeveloperIdentity, requireDeveloper, developerIdOf, IDENTITY_HEADER, IDENTITY_SIGNATURE_HEADER } from './developer-identity.js';

@@ -1,0 +1,42 @@
+import { randomBytes } from 'node:crypto';
+import { MemoryCache, MemoryRateLimiter, type Cache, type RateLimiter } from '@timetable/cache';
+import { createKnex, migrateToLatest, type Knex, type MigrationSet } from '@timetable/db';
+import type { EventBus } from '@timetable/events';
+import { DeveloperIdentity } from '@timetable/http';
+import type { Logger } from '@timetable/observability';
+import type { StandaloneConfig } from './config.js';
+
+/** The shared adapters the embedded root hands to every service it composes. */
+export interface EmbeddedContext {
+  config: StandaloneConfig;
+  logger: Logger;
+  bus: EventBus;
+  cache: Cache;
+  rateLimiter: RateLimiter;
+  identity: DeveloperIdentity;
+  /** A knex on the service's own schema, migrated to latest; closed by the root on shutdown. */
+  openStore(schema: string, migrations: MigrationSet): Promise<Knex>;
+  close(): Promise<void>;
+}
+
+export function createEmbeddedContext(config: StandaloneConfig, logger: Logger, bus: EventBus, connectionString: string): EmbeddedContext {
+  const stores: Knex[] = [];
+  return {
+    config,
+    logger,
+    bus,
+    cache: new MemoryCache(),
+    rateLimiter: new MemoryRateLimiter(),
+    // One process: the identity secret never leaves it, so a fresh random one per start is enough.
+    identity: new DeveloperIdentity(randomBytes(32).toString('hex')),
+    async openStore(schema, migrations) {
+      const knex = createKnex({ connectionString, schema, poolMax: 5 });
+      stores.push(knex);
+      await migrateToLatest(knex, schema, migrations);
+      return knex;
+    },
+    async close() {
+      await Promise.all(stores.map((knex) => knex.destroy()));
+    },
+  };
+}
