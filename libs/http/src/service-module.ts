@@ -11,6 +11,8 @@ export interface ServiceModule {
   /** Public routes, relative to `/v1/timetable`. */
   routes: Router;
   readiness: ReadinessCheck[];
+  /** Service-to-service routes (`/internal/...`), served only on the service's own port in distributed mode. */
+  internalRoutes?: Router;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
