@@ -1,0 +1,60 @@
+// iCalendar feed writer. A small dedicated writer instead of ical-generator: it is shorter than working
+// around ical-generator's traps (floating DTSTAMP, DTSTAMP = now, unescaped NAME, no final CRLF) and faster.
+
+import { formatUtcBasic } from '../utc-basic-format.js';
+import { escapeText, foldLine } from './content-line.js';
+
+export const DEFAULT_PRODID = '-//Timetable Service//Timetable Calendar Feed//EN';
+
+export interface CalendarEvent {
+  uid: string;
+  summary: string;
+  description?: string;
+  location?: string;
+  start: Date;
+  end: Date;
+  /** DTSTAMP: when the event's data last changed, never the request time, so the feed is stable. */
+  stamp: Date;
+  lastModified: Date;
+  /** Raised on every change of the event. */
+  sequence: number;
+}
+
+export interface CalendarDocument {
+  name: string;
+  prodId?: string;
+  events: readonly CalendarEvent[];
+}
+
+function renderEvent(event: CalendarEvent): string {
+  if (!Number.isInteger(event.sequence) || event.sequence < 0) {
+    throw new RangeError(`Invalid SEQUENCE for ${event.uid}: ${event.sequence}`);
+  }
+  let text =
+    'BEGIN:VEVENT\r\n' +
+    foldLine(`UID:${escapeText(event.uid)}`) +
+    `DTSTAMP:${formatUtcBasic(event.stamp)}\r\n` +
+    `DTSTART:${formatUtcBasic(event.start)}\r\n` +
+    `DTEND:${formatUtcBasic(event.end)}\r\n` +
+    `LAST-MODIFIED:${formatUtcBasic(event.lastModified)}\r\n` +
+    `SEQUENCE:${event.sequence}\r\n` +
+    foldLine(`SUMMARY:${escapeText(event.summary)}`);
+  if (event.description !== undefined) text += foldLine(`DESCRIPTION:${escapeText(event.description)}`);
+  if (event.location !== undefined) text += foldLine(`LOCATION:${escapeText(event.location)}`);
+  return text + 'END:VEVENT\r\n';
+}
+
+/** A VCALENDAR with one VEVENT per event, all times UTC, CRLF line ends including after END:VCALENDAR. */
+export function renderCalendar(calendar: CalendarDocument): string {
+  const name = escapeText(calendar.name);
+  const parts = [
+    'BEGIN:VCALENDAR\r\nVERSION:2.0\r\n' +
+      foldLine(`PRODID:${escapeText(calendar.prodId ?? DEFAULT_PRODID)}`) +
+      'CALSCALE:GREGORIAN\r\nMETHOD:PUBLISH\r\n' +
+      foldLine(`NAME:${name}`) +
+      foldLine(`X-WR-CALNAME:${name}`),
+  ];
+  for (const event of calendar.events) parts.push(renderEvent(event));
+  parts.push('END:VCALENDAR\r\n');
+  return parts.join('');
+}
