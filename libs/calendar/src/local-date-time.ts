@@ -14,6 +14,7 @@ export type LocalDate = string;
 
 export const MS_PER_MINUTE = 60_000;
 export const MS_PER_DAY = 86_400_000;
+export const MS_PER_WEEK = 7 * MS_PER_DAY;
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 const DIGIT_ZERO = 48;

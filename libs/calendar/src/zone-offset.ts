@@ -66,7 +66,7 @@ function computeDay(day: number, timeZone: string): DayOffsets {
 export function offsetAt(instantMs: number, timeZone: string): number {
   let days = dayCaches.get(timeZone);
   if (days === undefined) {
-    formatterFor(timeZone);
+    formatterFor(timeZone); // throws a RangeError for an unknown zone before it gets a cache
     days = new Map();
     dayCaches.set(timeZone, days);
   }

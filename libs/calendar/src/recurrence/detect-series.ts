@@ -1,12 +1,15 @@
 // Series detection: from the single occurrences the upstream lists to a few RRULE descriptions.
 
-import { floatingMsToLocalDateTime, localDateTimeToFloatingMs, type LocalDateTime } from '../local-date-time.js';
+import {
+  MS_PER_WEEK,
+  floatingMsToLocalDateTime,
+  localDateTimeToFloatingMs,
+  type LocalDateTime,
+} from '../local-date-time.js';
 import { floatingMsToInstantMs } from '../zoned-time.js';
 import { segmentWeeks, type WeekRun } from './segment-weeks.js';
 import type { SeriesDescription } from './series-description.js';
 import { formatWeeklyRule } from './weekly-rule.js';
-
-const MS_PER_WEEK = 7 * 86_400_000;
 
 // Starts at the same weekday and time of day are whole weeks apart in floating time.
 function groupByWeeklySlot(starts: readonly LocalDateTime[]): Map<number, number[]> {

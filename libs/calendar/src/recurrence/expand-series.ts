@@ -11,6 +11,7 @@ import {
 } from '../local-date-time.js';
 import { floatingMsToInstantMs, instantMsToFloatingMs } from '../zoned-time.js';
 import type { InstantWindow, Occurrence, SeriesToExpand } from './series-description.js';
+import { isPlainWeekly, plainWeeklyStarts, type FloatingBounds } from './plain-weekly.js';
 import { untilToFloatingMs } from './weekly-rule.js';
 
 // rrule ships a UMD bundle to Node's ESM loader, so only its default export exists at run time.
@@ -20,21 +21,25 @@ function floatingStarts(series: SeriesToExpand, timeZone: string, window: Instan
   const dtstart = localDateTimeToFloatingMs(series.dtstart);
   if (series.recurrenceRule === null) return [dtstart];
   const parsed = RRule.parseString(series.recurrenceRule);
-  const until = parsed.until ? untilToFloatingMs(series.recurrenceRule, parsed.until, timeZone) : null;
-  const rule = new RRule(
-    { ...parsed, dtstart: new Date(dtstart), tzid: null, until: until === null ? null : new Date(until) },
-    true,
-  );
-  if (window !== undefined) {
-    // A day of margin covers any offset change; the exact test on instants follows.
-    const from = instantMsToFloatingMs(window.from.getTime(), timeZone) - MS_PER_DAY;
-    const to = instantMsToFloatingMs(window.to.getTime(), timeZone) + MS_PER_DAY;
-    return rule.between(new Date(from), new Date(to), true).map((date) => date.getTime());
+  const bounds: FloatingBounds = {
+    until: parsed.until ? untilToFloatingMs(series.recurrenceRule, parsed.until, timeZone) : null,
+    count: parsed.count ?? null,
+    // A day of margin covers any offset change; the caller's exact test on instants follows.
+    from: window === undefined ? null : instantMsToFloatingMs(window.from.getTime(), timeZone) - MS_PER_DAY,
+    to: window === undefined ? null : instantMsToFloatingMs(window.to.getTime(), timeZone) + MS_PER_DAY,
+  };
+  if (parsed.interval !== undefined && !(Number.isInteger(parsed.interval) && parsed.interval >= 1)) {
+    throw new RangeError(`Invalid INTERVAL: ${series.recurrenceRule}`);
   }
-  if (until === null && !parsed.count) {
+  if (bounds.until === null && bounds.count === null && bounds.to === null) {
     throw new RangeError(`Unbounded recurrence needs a window: ${series.recurrenceRule}`);
   }
-  return rule.all().map((date) => date.getTime());
+  if (isPlainWeekly(parsed)) return plainWeeklyStarts(dtstart, parsed.interval ?? 1, bounds);
+  const until = bounds.until === null ? null : new Date(bounds.until);
+  const rule = new RRule({ ...parsed, dtstart: new Date(dtstart), tzid: null, until }, true);
+  const dates =
+    bounds.from === null || bounds.to === null ? rule.all() : rule.between(new Date(bounds.from), new Date(bounds.to), true);
+  return dates.map((date) => date.getTime());
 }
 
 /**

@@ -1,0 +1,134 @@
+import ICAL from 'ical.js';
+import { describe, expect, it } from 'vitest';
+import { renderCalendar, type CalendarEvent } from '../src/index.js';
+
+// ical.js does not know RFC 7986 NAME or the X-WR-CALNAME convention; both are TEXT, so tell it, and
+// it unescapes them like SUMMARY instead of returning the raw value.
+for (const name of ['name', 'x-wr-calname']) ICAL.design.icalendar.property[name] = { defaultType: 'text' };
+
+const STAMP = new Date('2026-02-01T12:00:00Z');
+
+function event(index: number, overrides: Partial<CalendarEvent> = {}): CalendarEvent {
+  const start = new Date(Date.UTC(2026, 3, 13 + (index % 180), 8, 0, 0));
+  return {
+    uid: `0d6f3a1e-5b2c-4c1e-9a8b-${String(index).padStart(12, '0')}-2026-04-13@timetable.example.edu`,
+    summary: `Mathematik ${index}`,
+    start,
+    end: new Date(start.getTime() + 90 * 60_000),
+    stamp: STAMP,
+    lastModified: STAMP,
+    sequence: index % 4,
+    ...overrides,
+  };
+}
+
+function parse(text: string): ICAL.Component {
+  return new ICAL.Component(ICAL.parse(text));
+}
+
+function physicalLines(text: string): string[] {
+  return text.slice(0, -2).split('\r\n');
+}
+
+const TRICKY_TEXT = 'Übung; Grundlagen, Teil 1\\2\nRaum wechselt — bitte beachten: äöüß 日本語 😀 '.repeat(3);
+
+describe('calendar properties', () => {
+  const text = renderCalendar({ name: 'WI – 3. Semester; Gruppe A, B\\C\nNeu', events: [] });
+  const calendar = parse(text);
+
+  it('declares version, product, scale and method', () => {
+    expect(calendar.getFirstPropertyValue('version')).toBe('2.0');
+    expect(calendar.getFirstPropertyValue('prodid')).toBe('-//Timetable Service//Timetable Calendar Feed//EN');
+    expect(calendar.getFirstPropertyValue('calscale')).toBe('GREGORIAN');
+    expect(calendar.getFirstPropertyValue('method')).toBe('PUBLISH');
+  });
+
+  it('escapes the calendar name in NAME and X-WR-CALNAME', () => {
+    expect(text).toContain('X-WR-CALNAME:WI – 3. Semester\\; Gruppe A\\, B\\\\C\\nNeu\r\n');
+    expect(calendar.getFirstPropertyValue('name')).toBe('WI – 3. Semester; Gruppe A, B\\C\nNeu');
+    expect(calendar.getFirstPropertyValue('x-wr-calname')).toBe('WI – 3. Semester; Gruppe A, B\\C\nNeu');
+  });
+
+  it('uses a given PRODID', () => {
+    expect(parse(renderCalendar({ name: 'x', prodId: '-//Uni//Plan//DE', events: [] })).getFirstPropertyValue('prodid')).toBe(
+      '-//Uni//Plan//DE',
+    );
+  });
+});
+
+describe('events', () => {
+  const events = Array.from({ length: 200 }, (_, index) => event(index));
+  events[7] = event(7, { summary: TRICKY_TEXT, description: TRICKY_TEXT, location: 'Hörsaal A; Gebäude B, 2. OG' });
+  const text = renderCalendar({ name: 'Feed', events });
+  const vevents = parse(text).getAllSubcomponents('vevent');
+
+  it('renders one VEVENT per event with unique UIDs', () => {
+    const uids = vevents.map((vevent) => vevent.getFirstPropertyValue('uid'));
+    expect(uids).toEqual(events.map((input) => input.uid));
+    expect(new Set(uids).size).toBe(events.length);
+  });
+
+  it('writes instants in UTC basic format that parse back to the input', () => {
+    vevents.forEach((vevent, index) => {
+      const input = events[index]!;
+      for (const [name, expected] of [
+        ['dtstart', input.start],
+        ['dtend', input.end],
+        ['dtstamp', input.stamp],
+        ['last-modified', input.lastModified],
+      ] as const) {
+        const value = vevent.getFirstPropertyValue(name) as ICAL.Time;
+        expect(value.zone?.tzid).toBe('UTC');
+        expect(value.toJSDate().getTime()).toBe(expected.getTime());
+      }
+      expect(vevent.getFirstPropertyValue('sequence')).toBe(input.sequence);
+    });
+    expect(text).toMatch(/\r\nDTSTART:20260413T080000Z\r\n/);
+  });
+
+  it('keeps umlauts, commas, semicolons, backslashes and newlines intact', () => {
+    const tricky = vevents[7]!;
+    expect(tricky.getFirstPropertyValue('summary')).toBe(TRICKY_TEXT);
+    expect(tricky.getFirstPropertyValue('description')).toBe(TRICKY_TEXT);
+    expect(tricky.getFirstPropertyValue('location')).toBe('Hörsaal A; Gebäude B, 2. OG');
+  });
+
+  it('omits DESCRIPTION and LOCATION when absent', () => {
+    expect(vevents[0]!.hasProperty('description')).toBe(false);
+    expect(vevents[0]!.hasProperty('location')).toBe(false);
+  });
+
+  it('folds lines at 75 octets without splitting a UTF-8 sequence', () => {
+    const lines = physicalLines(text);
+    expect(lines.some((line) => line.startsWith(' '))).toBe(true);
+    for (const line of lines) {
+      expect(Buffer.byteLength(line)).toBeLessThanOrEqual(75);
+      expect(line).not.toContain('\uFFFD');
+      expect(Buffer.from(line).toString('utf8')).toBe(line);
+      // A lone surrogate would mean a code point was cut in half.
+      expect(line).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+    }
+  });
+
+  it('ends every line with CRLF, including the last', () => {
+    expect(text.endsWith('END:VCALENDAR\r\n')).toBe(true);
+    expect(text.replace(/\r\n/g, '')).not.toMatch(/[\r\n]/);
+  });
+
+  it('rejects a negative or fractional SEQUENCE', () => {
+    expect(() => renderCalendar({ name: 'x', events: [event(1, { sequence: -1 })] })).toThrow(RangeError);
+  });
+});
+
+describe('speed', () => {
+  it('renders 1,500 events well under 50 ms', () => {
+    const events = Array.from({ length: 1500 }, (_, index) =>
+      event(index, { description: 'Vorlesung mit Übung, bitte Skript mitbringen', location: 'Hörsaal 1' }),
+    );
+    renderCalendar({ name: 'warm-up', events });
+    const started = performance.now();
+    renderCalendar({ name: 'Feed', events });
+    // Generous bound for shared CI machines; typical runs take a few milliseconds.
+    expect(performance.now() - started).toBeLessThan(50);
+  });
+});
