@@ -1,0 +1,110 @@
+/** The simulator: a generated university behind the StarPlan contract, plus churn and failure injection. */
+import express, { type Express } from 'express';
+import { addGroup } from './churn/add-group.js';
+import * as operations from './churn/operations.js';
+import { randomChurn, type ChurnRecord } from './churn/random-churn.js';
+import { berlinDayOf, formatDay, parseDay } from './generate/day-number.js';
+import { generateUniversity } from './generate/generate-university.js';
+import { createAdminRouter } from './http/admin-router.js';
+import { createStarplanRouter } from './http/starplan-router.js';
+import { Misbehaviours, type Misbehaviour } from './misbehave.js';
+import { expectedOccurrences } from './model/describe-occurrence.js';
+import type { ExpectedOccurrence, Lecture, Lecturer, Occurrence, PlanningGroup, Room } from './model/types.js';
+import type { UniversityModel } from './model/university-model.js';
+
+export interface SimulatorOptions {
+  seed?: number;
+  /** Multiplies the counts of programs, lectures, rooms and lecturers (10: about 3,000 lectures). */
+  scale?: number;
+  /** The day the terms are placed around; defaults to today in Europe/Berlin. */
+  today?: Date | string;
+  basePath?: string;
+}
+
+export interface ResolvedSimulatorOptions {
+  seed: number;
+  scale: number;
+  /** `YYYY-MM-DD` */
+  today: string;
+  basePath: string;
+}
+
+export interface Simulator {
+  readonly app: Express;
+  readonly options: ResolvedSimulatorOptions;
+  /** The current model; replaced by `reset()`. */
+  readonly model: UniversityModel;
+  readonly misbehaviours: Misbehaviours;
+  /** What a consumer of the group's feed should see in that term (cancelled occurrences left out). */
+  expectedOccurrences(puId: number, pgid: number): ExpectedOccurrence[];
+  moveRoom(args: { occurrenceId: number; roomIds: number[] }): Occurrence;
+  cancelOccurrence(args: { occurrenceId: number }): Occurrence;
+  removeOccurrence(args: { occurrenceId: number }): void;
+  addOccurrence(args: operations.AddOccurrenceArgs): Occurrence;
+  renameLecture(args: { lectureId: number; name?: string; shortname?: string }): Lecture;
+  renameRoom(args: { roomId: number; shortname?: string; name?: string }): Room;
+  addLecturer(args: operations.AddLecturerArgs): Lecturer;
+  addGroup(args: { ogId: number; seed: number }): PlanningGroup;
+  removeGroup(args: { pgid: number }): void;
+  /** A seeded random mix of `count` changes in the current term. */
+  churn(seed: number, count?: number): ChurnRecord[];
+  misbehave(kind: string, behaviour: Misbehaviour): void;
+  clearMisbehaviour(kind?: string): void;
+  /** Regenerates the university from the options and clears every misbehaviour. */
+  reset(): void;
+}
+
+export function createSimulator(options: SimulatorOptions = {}): Simulator {
+  const resolved = resolveOptions(options);
+  const generate = () =>
+    generateUniversity({ seed: resolved.seed, scale: resolved.scale, today: parseDay(resolved.today) });
+  let model = generate();
+  const misbehaviours = new Misbehaviours();
+
+  const simulator: Simulator = {
+    app: express(),
+    options: resolved,
+    get model() {
+      return model;
+    },
+    misbehaviours,
+    expectedOccurrences: (puId, pgid) => expectedOccurrences(model, puId, pgid),
+    moveRoom: (args) => operations.moveRoom(model, args),
+    cancelOccurrence: (args) => operations.cancelOccurrence(model, args),
+    removeOccurrence: (args) => operations.removeOccurrence(model, args),
+    addOccurrence: (args) => operations.addOccurrence(model, args),
+    renameLecture: (args) => operations.renameLecture(model, args),
+    renameRoom: (args) => operations.renameRoom(model, args),
+    addLecturer: (args) => operations.addLecturer(model, args),
+    addGroup: (args) => addGroup(model, args),
+    removeGroup: (args) => operations.removeGroup(model, args),
+    churn: (seed, count) => randomChurn(model, seed, count),
+    misbehave: (kind, behaviour) => misbehaviours.set(kind, behaviour),
+    clearMisbehaviour: (kind) => misbehaviours.clear(kind),
+    reset: () => {
+      model = generate();
+      misbehaviours.clear();
+    },
+  };
+
+  simulator.app.disable('x-powered-by');
+  simulator.app.set('etag', false);
+  simulator.app.use(`${resolved.basePath}/__admin`, createAdminRouter(simulator));
+  simulator.app.use(resolved.basePath, createStarplanRouter({ model: () => model, misbehaviours }));
+  return simulator;
+}
+
+function resolveOptions(options: SimulatorOptions): ResolvedSimulatorOptions {
+  const scale = options.scale ?? 1;
+  if (!(scale > 0)) throw new Error(`scale must be positive, got ${scale}`);
+  const basePath = (options.basePath ?? '/splan').replace(/\/+$/, '');
+  return { seed: options.seed ?? 1, scale, today: resolveToday(options.today), basePath };
+}
+
+/** A plain date is taken as is; an instant is placed on the Europe/Berlin calendar. */
+function resolveToday(today: Date | string | undefined): string {
+  if (typeof today === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(today)) return formatDay(parseDay(today));
+  const instant = today === undefined ? new Date() : new Date(today);
+  if (Number.isNaN(instant.getTime())) throw new Error(`not a date: ${String(today)}`);
+  return formatDay(berlinDayOf(instant));
+}
