@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import type { ApiRoute } from './api-route.js';
+
+const TAG = 'Changes';
+const instant = z.iso.datetime();
+const entityPayload = z.record(z.string(), z.unknown()).nullable();
+
+/** One entry of the change log, as GET /changes and GET /changes/{id} return it. */
+export const changeRecord = z.object({
+  id: z.uuid(),
+  entityType: z.string(),
+  entityId: z.string(),
+  action: z.enum(['created', 'updated', 'deleted']),
+  previousData: entityPayload.describe('Null for created'),
+  newData: entityPayload.describe('Null for deleted'),
+  changedFields: z.array(z.string()).describe('Empty for created and deleted'),
+  programId: z.uuid().nullable(),
+  semesterId: z.uuid().nullable(),
+  courseId: z.uuid().nullable(),
+  roomId: z.uuid().nullable(),
+  instructorId: z.uuid().nullable(),
+  createdAt: instant,
+});
+
+export type ChangeRecord = z.infer<typeof changeRecord>;
+
+export const changeListQuery = z.object({
+  since: z.string().optional().describe('ISO 8601 instant; selects createdAt >= since. Unparseable: 200 with an empty list and an error field'),
+  entityType: z.string().optional().describe('Case-insensitive contains'),
+  action: z.string().optional().describe('created, updated or deleted (case-insensitive contains)'),
+  programId: z.string().optional().describe('Exact; a malformed id matches nothing'),
+  semesterId: z.string().optional().describe('Exact; a malformed id matches nothing'),
+  courseId: z.string().optional().describe('Exact; a malformed id matches nothing'),
+  limit: z.string().optional().describe('Integer >= 1, default 100; values above 500 are capped at 500'),
+});
+
+export const changesRoutes: ApiRoute[] = [
+  {
+    method: 'get',
+    path: '/changes',
+    summary: 'The change log, newest first',
+    tag: TAG,
+    auth: false,
+    query: changeListQuery,
+    responses: {
+      200: {
+        description: 'Matching change records sorted by createdAt descending',
+        schema: z.object({ data: z.array(changeRecord), error: z.literal('Invalid since timestamp').optional() }),
+      },
+      400: { description: 'limit is not an integer or is below 1' },
+    },
+  },
+  {
+    method: 'get',
+    path: '/changes/{id}',
+    summary: 'One change record',
+    tag: TAG,
+    auth: false,
+    params: z.object({ id: z.string() }),
+    responses: {
+      200: { description: 'The change record', schema: z.object({ data: changeRecord }) },
+      404: { description: 'Unknown or malformed id' },
+    },
+  },
+];

@@ -1,0 +1,36 @@
+import { isDatabaseReachable, type Knex } from '@timetable/db';
+import type { EventBus } from '@timetable/events';
+import type { ServiceModule } from '@timetable/http';
+import type { Logger } from '@timetable/observability';
+import { subscribeChangeLog } from './features/change-log/change-log-consumer.js';
+import { changesRouter } from './features/change-log/changes-router.js';
+import { KnexChangeStore } from './features/change-log/knex-change-store.js';
+
+export interface ChangesServiceDeps {
+  /** On the `changes` schema, already migrated with `changesMigrations`. */
+  knex: Knex;
+  bus: EventBus;
+  logger: Logger;
+}
+
+/** The change log: consumes timetable.changes.v1 and serves /changes. */
+export function createChangesService(deps: ChangesServiceDeps): Promise<ServiceModule> {
+  const store = new KnexChangeStore(deps.knex);
+  const consumer = subscribeChangeLog(deps.bus, store);
+  const logger = deps.logger.child({ service: 'changes' });
+  return Promise.resolve({
+    name: 'changes',
+    routes: changesRouter(store),
+    readiness: [
+      { name: 'changes-store', check: () => isDatabaseReachable(deps.knex) },
+      { name: 'changes-consumer', check: () => consumer.isHealthy() },
+    ],
+    async start() {
+      await consumer.start();
+      logger.info('change log consumer started');
+    },
+    async stop() {
+      await consumer.stop();
+    },
+  });
+}

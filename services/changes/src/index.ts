@@ -1,0 +1,2 @@
+export { createChangesService, type ChangesServiceDeps } from './create-changes-service.js';
+export { changesMigrations, CHANGES_SCHEMA } from './migrations/changes-migrations.js';

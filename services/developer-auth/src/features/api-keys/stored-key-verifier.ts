@@ -1,0 +1,23 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { KeyVerifier } from '@timetable/contracts';
+import type { DeveloperStore } from '../developers/developer-store.js';
+import { API_KEY_PREFIX, hashApiKey } from './api-key.js';
+
+/**
+ * Resolves a key to its active developer. The hash finds the row through the unique index; comparing the
+ * stored hash in constant time afterwards keeps the answer's timing independent of how much of it matched.
+ * Never logs the key.
+ */
+export class StoredKeyVerifier implements KeyVerifier {
+  constructor(private readonly store: DeveloperStore) {}
+
+  async verify(apiKey: string): Promise<{ developerId: string } | null> {
+    if (!apiKey.startsWith(API_KEY_PREFIX)) return null;
+    const keyHash = hashApiKey(apiKey);
+    const developer = await this.store.findByKeyHash(keyHash);
+    if (!developer?.isActive) return null;
+    const stored = Buffer.from(developer.keyHash, 'hex');
+    const given = Buffer.from(keyHash, 'hex');
+    return stored.length === given.length && timingSafeEqual(stored, given) ? { developerId: developer.id } : null;
+  }
+}

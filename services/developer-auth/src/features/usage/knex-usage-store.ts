@@ -1,0 +1,34 @@
+import type { UsageEvent } from '@timetable/contracts';
+import type { Knex } from '@timetable/db';
+import type { EndpointCount, UsageStore } from './usage-store.js';
+
+const TABLE = 'usage_events';
+
+export class KnexUsageStore implements UsageStore {
+  constructor(private readonly knex: Knex) {}
+
+  async record(events: UsageEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const rows = events.map((event) => ({
+      id: event.id,
+      developer_id: event.developerId,
+      endpoint: event.endpoint,
+      status_code: event.statusCode,
+      occurred_at: event.occurredAt,
+    }));
+    await this.knex(TABLE).insert(rows).onConflict('id').ignore();
+  }
+
+  async summarise(developerId: string, from: Date, to: Date, top: number): Promise<{ total: number; byEndpoint: EndpointCount[] }> {
+    const inPeriod = () =>
+      this.knex(TABLE).where('developer_id', developerId).where('occurred_at', '>=', from).where('occurred_at', '<=', to);
+    const [totalRow] = await inPeriod().count<{ total: number }[]>({ total: '*' });
+    const rows = await inPeriod()
+      .select('endpoint')
+      .count<{ endpoint: string; count: number }[]>({ count: '*' })
+      .groupBy('endpoint')
+      .orderBy([{ column: 'count', order: 'desc' }, { column: 'endpoint', order: 'asc' }])
+      .limit(top);
+    return { total: totalRow?.total ?? 0, byEndpoint: rows.map((row) => ({ endpoint: row.endpoint, _count: row.count })) };
+  }
+}
