@@ -1,0 +1,215 @@
+import { z } from 'zod';
+import type { ApiRoute } from './api-route.js';
+import {
+  catalogStatistics,
+  courseResource,
+  instructorResource,
+  occurrenceResource,
+  programResource,
+  roomResource,
+  roomScheduleEntry,
+  searchResults,
+  semesterResource,
+  weekResponse,
+} from './catalog-resources.js';
+
+const CATALOG = 'Catalog';
+const WEEK = 'Week';
+const CALENDAR = 'Calendar feeds';
+const idParam = z.object({ id: z.string().describe('UUID; a malformed id is an unknown id (404)') });
+const notFound = { description: 'Unknown or malformed id' };
+const filterId = (what: string) => z.string().optional().describe(`${what} UUID; a malformed id matches nothing`);
+const idListFilter = (what: string) =>
+  z.string().optional().describe(`Comma-separated ${what} UUIDs; entries trimmed, empty ones dropped, malformed ones match nothing`);
+const data = <T extends z.ZodType>(schema: T) => z.object({ data: schema });
+
+function single(path: string, kind: string, schema: z.ZodType): ApiRoute {
+  return {
+    method: 'get',
+    path,
+    summary: `One ${kind}`,
+    tag: CATALOG,
+    auth: false,
+    params: idParam,
+    responses: { 200: { description: `The ${kind}`, schema: data(schema) }, 404: notFound },
+  };
+}
+
+function occurrencesOf(path: string, summary: string): ApiRoute {
+  return {
+    method: 'get',
+    path,
+    summary,
+    tag: CATALOG,
+    auth: false,
+    params: idParam,
+    responses: { 200: { description: 'Occurrences sorted by startTime', schema: data(z.array(occurrenceResource)) }, 404: notFound },
+  };
+}
+
+const weekQuery = z.object({
+  instructorIds: idListFilter('instructor'),
+  roomIds: idListFilter('room'),
+  courseIds: idListFilter('course'),
+  groupIds: idListFilter('semester (student group)'),
+});
+
+const weekResponses = {
+  200: { description: 'Occurrences starting in the week (Monday to Sunday, server time zone), sorted by start; not wrapped in data', schema: weekResponse },
+};
+
+export const catalogRoutes: ApiRoute[] = [
+  {
+    method: 'get',
+    path: '/programs',
+    summary: 'Study programs',
+    tag: CATALOG,
+    auth: false,
+    query: z.object({
+      search: z.string().optional().describe('Case-insensitive contains on the name'),
+      degreeType: z.string().optional().describe('Exact degree type'),
+      archived: z.string().optional().describe("'true' returns only inactive programs; default: active ones"),
+    }),
+    responses: { 200: { description: 'Programs sorted by name', schema: data(z.array(programResource)) } },
+  },
+  single('/programs/{id}', 'program', programResource),
+  {
+    method: 'get',
+    path: '/programs/{id}/semesters',
+    summary: "A program's semesters",
+    tag: CATALOG,
+    auth: false,
+    params: idParam,
+    responses: { 200: { description: 'Semesters sorted by number', schema: data(z.array(semesterResource)) }, 404: notFound },
+  },
+  occurrencesOf('/programs/{id}/courses', "Occurrences of every semester of the program (union of their academic periods)"),
+  {
+    method: 'get',
+    path: '/semesters',
+    summary: 'Semesters, each with its program',
+    tag: CATALOG,
+    auth: false,
+    query: z.object({ programId: filterId('Program') }),
+    responses: { 200: { description: 'Semesters sorted by program name and number', schema: data(z.array(semesterResource)) } },
+  },
+  single('/semesters/{id}', 'semester', semesterResource),
+  occurrencesOf('/semesters/{id}/courses', "Occurrences of the semester's academic period"),
+  {
+    method: 'get',
+    path: '/courses',
+    summary: 'Courses (lectures)',
+    tag: CATALOG,
+    auth: false,
+    query: z.object({
+      search: z.string().optional().describe('Case-insensitive contains on the name'),
+      periodId: filterId('Academic period').describe('Courses that have events in this academic period; a malformed id matches nothing'),
+    }),
+    responses: { 200: { description: 'Courses sorted alphabetically', schema: data(z.array(courseResource)) } },
+  },
+  single('/courses/{id}', 'course', courseResource),
+  {
+    method: 'get',
+    path: '/rooms',
+    summary: 'Rooms',
+    tag: CATALOG,
+    auth: false,
+    query: z.object({
+      search: z.string().optional().describe('Case-insensitive contains on the name'),
+      building: z.string().optional().describe('Exact building'),
+    }),
+    responses: { 200: { description: 'Rooms sorted by name', schema: data(z.array(roomResource)) } },
+  },
+  single('/rooms/{id}', 'room', roomResource),
+  {
+    method: 'get',
+    path: '/rooms/{id}/schedule',
+    summary: 'Occurrences in a room',
+    tag: CATALOG,
+    auth: false,
+    params: idParam,
+    query: z.object({
+      from: z.string().optional().describe('ISO 8601 instant, default now'),
+      to: z.string().optional().describe('ISO 8601 instant, default now plus 180 days'),
+    }),
+    responses: {
+      200: {
+        description: 'Occurrences starting in [from, to), sorted by start',
+        schema: data(z.object({ room: roomResource, period: z.object({ from: z.iso.datetime(), to: z.iso.datetime() }), courses: z.array(roomScheduleEntry) })),
+      },
+      400: { description: 'Malformed from or to' },
+      404: notFound,
+    },
+  },
+  {
+    method: 'get',
+    path: '/instructors',
+    summary: 'Instructors',
+    tag: CATALOG,
+    auth: false,
+    query: z.object({ search: z.string().optional().describe('Case-insensitive contains on the name') }),
+    responses: { 200: { description: 'Instructors sorted by name', schema: data(z.array(instructorResource)) } },
+  },
+  single('/instructors/{id}', 'instructor', instructorResource),
+  {
+    method: 'get',
+    path: '/instructors/{id}/courses',
+    summary: 'Occurrences taught by an instructor',
+    tag: CATALOG,
+    auth: false,
+    params: idParam,
+    responses: {
+      200: {
+        description: 'Not double-wrapped: the instructor beside the occurrences, sorted by startTime',
+        schema: z.object({ instructor: instructorResource, data: z.array(occurrenceResource) }),
+      },
+      404: notFound,
+    },
+  },
+  {
+    method: 'get',
+    path: '/search',
+    summary: 'Search courses, rooms, instructors and programs',
+    tag: CATALOG,
+    auth: false,
+    query: z.object({
+      q: z.string().optional().describe('At least 2 characters, else every bucket is empty'),
+      type: z.enum(['course', 'room', 'instructor', 'program']).optional().describe('Search only this kind; the other buckets are empty'),
+    }),
+    responses: {
+      200: { description: 'At most 20 results per bucket, sorted by name', schema: data(searchResults) },
+      400: { description: 'Unknown type' },
+    },
+  },
+  {
+    method: 'get',
+    path: '/statistics',
+    summary: 'Catalog counts',
+    tag: CATALOG,
+    auth: false,
+    responses: { 200: { description: 'Integer counts', schema: data(catalogStatistics) } },
+  },
+  { method: 'get', path: '/week/current', summary: 'The week containing now', tag: WEEK, auth: false, query: weekQuery, responses: weekResponses },
+  {
+    method: 'get',
+    path: '/week/{week}',
+    summary: 'An explicit ISO week',
+    tag: WEEK,
+    auth: false,
+    params: z.object({ week: z.string().regex(/^\d{4}-W(0[1-9]|[1-4]\d|5[0-3])$/).describe('YYYY-Www') }),
+    query: weekQuery,
+    responses: { ...weekResponses, 400: { description: 'Malformed week, or a week that does not exist (2025-W53)' } },
+  },
+  {
+    method: 'get',
+    path: '/ical/{semesterId}',
+    summary: "iCalendar feed of the semester's next 365 days",
+    tag: CALENDAR,
+    auth: false,
+    params: z.object({ semesterId: z.string() }),
+    responses: {
+      200: { description: 'One VEVENT per occurrence, times in UTC; ETag, 304 on If-None-Match', contentType: 'text/calendar', schema: z.string() },
+      304: { description: 'Not modified' },
+      404: notFound,
+    },
+  },
+];

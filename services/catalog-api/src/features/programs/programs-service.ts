@@ -1,0 +1,37 @@
+import type { OccurrenceResource, ProgramResource, SemesterResource } from '@timetable/contracts';
+import { NotFoundError } from '@timetable/http';
+import { isUuid } from '../../http/query-values.js';
+import type { OccurrenceStore } from '../occurrences/occurrence-store.js';
+import type { SemestersStore } from '../semesters/semesters-store.js';
+import type { ProgramFilter, ProgramsStore } from './programs-store.js';
+
+export class ProgramsService {
+  constructor(
+    private readonly programs: ProgramsStore,
+    private readonly semesters: SemestersStore,
+    private readonly occurrences: OccurrenceStore,
+  ) {}
+
+  list(filter: ProgramFilter): Promise<ProgramResource[]> {
+    return this.programs.list(filter);
+  }
+
+  async get(id: string): Promise<ProgramResource> {
+    const program = isUuid(id) ? await this.programs.byId(id) : null;
+    if (!program) throw new NotFoundError('program', id);
+    return program;
+  }
+
+  async semestersOf(id: string): Promise<SemesterResource[]> {
+    await this.get(id);
+    return this.semesters.list({ programId: id });
+  }
+
+  /** The union over the academic periods its semesters are linked to. */
+  async occurrencesOf(id: string): Promise<OccurrenceResource[]> {
+    await this.get(id);
+    const semesters = await this.semesters.list({ programId: id });
+    const periodIds = semesters.flatMap((semester) => (semester.academicPeriodId === null ? [] : [semester.academicPeriodId]));
+    return this.occurrences.forPeriods([...new Set(periodIds)]);
+  }
+}

@@ -1,0 +1,8 @@
+import type { MigrationSet } from '@timetable/db';
+import { createCatalogTables } from './create-catalog-tables.js';
+
+export const CATALOG_SCHEMA = 'catalog';
+
+export const catalogMigrations: MigrationSet = {
+  '20260101000000_create_catalog_tables': createCatalogTables,
+};
