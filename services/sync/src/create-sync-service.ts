@@ -1,0 +1,80 @@
+/** Composition of the sync service: client, stores, runner, scheduler, relay and routes. */
+import { Router } from 'express';
+import { isDatabaseReachable, type Knex } from '@timetable/db';
+import { OutboxRelay, type EventBus } from '@timetable/events';
+import type { ServiceModule } from '@timetable/http';
+import type { Logger } from '@timetable/observability';
+import { icalUrlRoutes } from './features/ical-url/ical-url-routes.js';
+import { SyncRunStore } from './features/runs/sync-run-store.js';
+import { SyncRunner, type SyncRunResult } from './features/runs/sync-runner.js';
+import { SyncScheduler } from './features/scheduler/sync-scheduler.js';
+import { SnapshotStore } from './features/snapshot/snapshot-store.js';
+import { statusRoutes } from './features/status/status-routes.js';
+import { StarplanClient } from './features/upstream-client/starplan-client.js';
+import { SYNC_SCHEMA } from './migrations/index.js';
+
+export interface SyncServiceDeps {
+  /** A knex on the migrated `sync` schema. */
+  knex: Knex;
+  bus: EventBus;
+  logger: Logger;
+  /** StarPlan base URL (`json` and `ical` below it); empty means no upstream is configured. */
+  upstreamBaseUrl: string;
+  /** Forces the planning unit (UPSTREAM_PU). */
+  planningUnit?: number | undefined;
+  intervalSeconds: number;
+  /** Zone for choosing today's planning unit and for feed times without TZID. */
+  timeZone: string;
+  fetchTimeoutMs?: number | undefined;
+  /** Relay poll interval when idle (tests shorten it). */
+  relayIdleMs?: number;
+}
+
+export type SyncService = ServiceModule & {
+  /** One sync run now (shares a run already in flight). */
+  runOnce(): Promise<SyncRunResult>;
+  relay: OutboxRelay;
+};
+
+export function createSyncService(deps: SyncServiceDeps): Promise<SyncService> {
+  const logger = deps.logger.child({ service: 'sync' });
+  const snapshots = new SnapshotStore(deps.knex);
+  const runs = new SyncRunStore(deps.knex);
+  const relay = new OutboxRelay({ knex: deps.knex, schema: SYNC_SCHEMA, bus: deps.bus, logger, idleMs: deps.relayIdleMs });
+  const client = new StarplanClient({
+    baseUrl: deps.upstreamBaseUrl,
+    timeZone: deps.timeZone,
+    policy: deps.fetchTimeoutMs === undefined ? {} : { timeoutMs: deps.fetchTimeoutMs },
+  });
+  const runner = new SyncRunner({ knex: deps.knex, client, snapshots, runs, relay, logger, timeZone: deps.timeZone, planningUnit: deps.planningUnit });
+  let firstRunDone = false;
+  const runOnce = () =>
+    runner.runOnce().finally(() => {
+      firstRunDone = true;
+    });
+  const scheduler = new SyncScheduler({ runOnce, intervalSeconds: deps.intervalSeconds, logger });
+
+  const routes = Router();
+  routes.use(statusRoutes(runs, deps.upstreamBaseUrl));
+  routes.use(icalUrlRoutes(snapshots, deps.upstreamBaseUrl));
+
+  return Promise.resolve({
+    name: 'sync',
+    routes,
+    readiness: [
+      { name: 'sync-database', check: () => isDatabaseReachable(deps.knex) },
+      { name: 'sync-outbox-relay', check: () => relay.isHealthy() },
+      { name: 'sync-first-run', check: () => firstRunDone },
+    ],
+    runOnce,
+    relay,
+    async start() {
+      await relay.start();
+      await scheduler.start();
+    },
+    async stop() {
+      await scheduler.stop();
+      await relay.stop();
+    },
+  });
+}

@@ -1,0 +1,57 @@
+/** The differences between the last snapshot and the new one, by content hash. */
+import type { EntityType } from '@timetable/contracts';
+import { contentHash, stableStringify } from './content-hash.js';
+
+export interface SnapshotEntry {
+  entityType: EntityType;
+  entityId: string;
+  data: Record<string, unknown>;
+  contentHash: string;
+}
+
+export interface EntityChange {
+  entityType: EntityType;
+  entityId: string;
+  action: 'created' | 'updated' | 'deleted';
+  previousData: Record<string, unknown> | null;
+  newData: Record<string, unknown> | null;
+  /** Top-level property names that differ; empty for created and deleted. */
+  changedFields: string[];
+  /** Hash of newData; null on delete. */
+  contentHash: string | null;
+}
+
+/** Both maps are keyed by `<entityType>:<entityId>`; `next` entries carry no hash yet. */
+export function diffSnapshots(
+  previous: ReadonlyMap<string, SnapshotEntry>,
+  next: ReadonlyMap<string, Omit<SnapshotEntry, 'contentHash'>>,
+): EntityChange[] {
+  const changes: EntityChange[] = [];
+  for (const [key, entry] of next) {
+    const hash = contentHash(entry.data);
+    const before = previous.get(key);
+    if (!before) {
+      changes.push({ ...identity(entry), action: 'created', previousData: null, newData: entry.data, changedFields: [], contentHash: hash });
+    } else if (before.contentHash !== hash) {
+      const changedFields = changedFieldsOf(before.data, entry.data);
+      changes.push({ ...identity(entry), action: 'updated', previousData: before.data, newData: entry.data, changedFields, contentHash: hash });
+    }
+  }
+  for (const [key, before] of previous) {
+    if (!next.has(key)) {
+      changes.push({ ...identity(before), action: 'deleted', previousData: before.data, newData: null, changedFields: [], contentHash: null });
+    }
+  }
+  return changes;
+}
+
+function identity(entry: { entityType: EntityType; entityId: string }): { entityType: EntityType; entityId: string } {
+  return { entityType: entry.entityType, entityId: entry.entityId };
+}
+
+export function changedFieldsOf(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...keys]
+    .filter((key) => Object.hasOwn(before, key) !== Object.hasOwn(after, key) || stableStringify(before[key]) !== stableStringify(after[key]))
+    .sort();
+}

@@ -1,0 +1,20 @@
+import type { FeedOccurrence } from '../upstream-client/parse-ical.js';
+import type {
+  LocatedRoom,
+  UpstreamLecturer,
+  UpstreamPlanningGroup,
+  UpstreamPlanningUnit,
+  UpstreamProgram,
+} from '../upstream-client/upstream-types.js';
+
+/** Everything one run read from StarPlan; a failed program or group is absent from the maps. */
+export interface UpstreamSnapshot {
+  planningUnit: UpstreamPlanningUnit;
+  programs: UpstreamProgram[];
+  rooms: LocatedRoom[];
+  /** og id -> its planning groups, for programs whose getPgsExt and getles succeeded. */
+  groupsByProgram: Map<number, UpstreamPlanningGroup[]>;
+  lecturersByProgram: Map<number, UpstreamLecturer[]>;
+  /** pgid -> occurrences, for groups whose feed was fetched and parsed. */
+  feeds: Map<number, FeedOccurrence[]>;
+}

@@ -1,0 +1,30 @@
+import { counter, gauge, histogram } from '@timetable/observability';
+
+export const syncRunDuration = histogram({
+  name: 'sync_run_duration_seconds',
+  help: 'Duration of sync runs, by outcome',
+  labelNames: ['status'],
+  buckets: [0.5, 1, 2, 5, 10, 30, 60, 120, 300],
+});
+
+export const syncEntitiesSeen = gauge({
+  name: 'sync_entities_seen',
+  help: 'Entities in the snapshot after the latest run, by type',
+  labelNames: ['entity_type'],
+});
+
+export const syncChangesEmitted = counter({
+  name: 'sync_changes_emitted_total',
+  help: 'Change records written to the outbox',
+  labelNames: ['entity_type', 'action'],
+});
+
+export const syncLastSuccess = gauge({
+  name: 'sync_last_success_timestamp_seconds',
+  help: 'Unix time at which the latest run that fetched the upstream finished',
+});
+
+export const syncPairFailures = counter({
+  name: 'sync_pair_failures_total',
+  help: 'Program or planning-group fetches that failed or were implausible and kept their previous state',
+});

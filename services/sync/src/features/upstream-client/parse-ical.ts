@@ -1,0 +1,131 @@
+/** Reads a planning group's iCal feed into occurrences in local wall-clock time (see upstream/STARPLAN.md). */
+import { instantToLocal } from '@timetable/calendar';
+import { UpstreamError } from './upstream-error.js';
+
+export interface FeedOccurrence {
+  /** Local wall-clock 'YYYY-MM-DDTHH:mm:ss' in `timeZone`. */
+  start: string;
+  end: string;
+  timeZone: string;
+  /** SUMMARY: the lecture shortname. */
+  summary: string;
+  /** LOCATION split at commas: room shortnames. */
+  roomShortnames: string[];
+  location: string;
+  /** DESCRIPTION line 1. */
+  lectureName: string;
+  /** DESCRIPTION line 2 split at ', '. */
+  lecturerNames: string[];
+  /** DESCRIPTION lines after the group line (e.g. `Verlegung`), or null. */
+  note: string | null;
+}
+
+interface ContentLine {
+  name: string;
+  params: Record<string, string>;
+  value: string;
+}
+
+/** Parses the feed; `defaultTimeZone` applies to floating times and converts UTC ones. */
+export function parseGroupCalendar(text: string, defaultTimeZone: string): FeedOccurrence[] {
+  const lines = unfold(text);
+  if (lines[0]?.value !== 'VCALENDAR' || lines[0].name !== 'BEGIN' || !lines.some((line) => line.name === 'END' && line.value === 'VCALENDAR')) {
+    throw new UpstreamError('incomplete iCalendar feed (no BEGIN/END:VCALENDAR)');
+  }
+  const occurrences: FeedOccurrence[] = [];
+  let event: Map<string, ContentLine> | undefined;
+  let depth = 0;
+  for (const line of lines) {
+    if (line.name === 'BEGIN') {
+      depth += 1;
+      if (line.value === 'VEVENT') event = new Map();
+    } else if (line.name === 'END') {
+      depth -= 1;
+      if (line.value === 'VEVENT' && event) {
+        const occurrence = readEvent(event, defaultTimeZone);
+        if (occurrence) occurrences.push(occurrence);
+        event = undefined;
+      }
+    } else if (event && !event.has(line.name)) {
+      event.set(line.name, line);
+    }
+  }
+  if (depth !== 0) throw new UpstreamError('unbalanced BEGIN/END in iCalendar feed');
+  return occurrences;
+}
+
+function readEvent(event: Map<string, ContentLine>, defaultTimeZone: string): FeedOccurrence | undefined {
+  if (event.get('STATUS')?.value.toUpperCase() === 'CANCELLED') return undefined;
+  const dtstart = event.get('DTSTART');
+  const dtend = event.get('DTEND');
+  if (!dtstart || !dtend) throw new UpstreamError('VEVENT without DTSTART/DTEND');
+  const timeZone = dtstart.params.TZID ?? defaultTimeZone;
+  const location = unescapeText(event.get('LOCATION')?.value ?? '').trim();
+  const description = unescapeText(event.get('DESCRIPTION')?.value ?? '').split(/\r?\n/);
+  const lecturers = description[1]?.trim() ?? '';
+  const extra = description.slice(3).map((line) => line.trim()).filter((line) => line !== '');
+  return {
+    start: readLocalTime(dtstart, timeZone),
+    end: readLocalTime(dtend, timeZone),
+    timeZone,
+    summary: unescapeText(event.get('SUMMARY')?.value ?? '').trim(),
+    roomShortnames: splitList(location, ','),
+    location,
+    lectureName: description[0]?.trim() ?? '',
+    lecturerNames: splitList(lecturers, ','),
+    note: extra.length > 0 ? extra.join('\n') : null,
+  };
+}
+
+function splitList(value: string, separator: string): string[] {
+  return value.split(separator).map((item) => item.trim()).filter((item) => item !== '');
+}
+
+/** `20240325T080000` (local in the TZID) or `20240325T070000Z` (UTC, converted to local). */
+function readLocalTime(line: ContentLine, timeZone: string): string {
+  const match = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(Z?)$/.exec(line.value.trim());
+  if (!match) throw new UpstreamError(`unreadable ${line.name} value ${JSON.stringify(line.value)}`);
+  const [, year, month, day, hour, minute, second, utc] = match;
+  const local = `${year}-${month}-${day}T${hour}:${minute}:${second}`;
+  return utc ? instantToLocal(new Date(`${local}Z`), timeZone) : local;
+}
+
+/** Unfolds continuation lines (CRLF or LF followed by a space or tab) and splits name;params:value. */
+function unfold(text: string): ContentLine[] {
+  const physical = text.split(/\r?\n/);
+  const logical: string[] = [];
+  for (const line of physical) {
+    if ((line.startsWith(' ') || line.startsWith('\t')) && logical.length > 0) {
+      logical[logical.length - 1] += line.slice(1);
+    } else if (line !== '') {
+      logical.push(line);
+    }
+  }
+  return logical.map(splitContentLine);
+}
+
+function splitContentLine(line: string): ContentLine {
+  let inQuotes = false;
+  let colon = -1;
+  for (let index = 0; index < line.length; index += 1) {
+    const character = line[index];
+    if (character === '"') inQuotes = !inQuotes;
+    else if (character === ':' && !inQuotes) {
+      colon = index;
+      break;
+    }
+  }
+  if (colon < 0) throw new UpstreamError(`malformed iCalendar line ${JSON.stringify(line.slice(0, 40))}`);
+  const [name = '', ...rawParams] = line.slice(0, colon).split(';');
+  const params: Record<string, string> = {};
+  for (const param of rawParams) {
+    const equals = param.indexOf('=');
+    if (equals > 0) params[param.slice(0, equals).toUpperCase()] = param.slice(equals + 1).replace(/^"|"$/g, '');
+  }
+  return { name: name.toUpperCase(), params, value: line.slice(colon + 1) };
+}
+
+/** RFC 5545 TEXT: `\n`/`\N` newline, `\,` `\;` `\\`. */
+export function unescapeText(value: string): string {
+  return value.replace(/\\([nN,;\\])/g, (_match, escaped: string) => (escaped === 'n' || escaped === 'N' ? '\n' : escaped));
+}

@@ -1,0 +1,15 @@
+export { createSyncService, type SyncService, type SyncServiceDeps } from './create-sync-service.js';
+export { syncMigrations, SYNC_SCHEMA } from './migrations/index.js';
+export type { SyncRunResult } from './features/runs/sync-runner.js';
+export type { PairError, SyncRunStatus } from './features/runs/sync-run-store.js';
+export { uuidV5, TIMETABLE_NAMESPACE } from './features/normalise/uuid-v5.js';
+export {
+  academicPeriodIdOf,
+  courseIdOf,
+  eventIdOf,
+  instructorIdOf,
+  programIdOf,
+  roomIdOf,
+  semesterIdOf,
+} from './features/normalise/upstream-ids.js';
+export { loadSyncConfig, syncConfigFields, type SyncConfig } from './config.js';

@@ -1,0 +1,10 @@
+import type { MigrationSet } from '@timetable/db';
+import { createOutboxTable } from '@timetable/events';
+import { createSyncTables } from './create-sync-tables.js';
+
+export const SYNC_SCHEMA = 'sync';
+
+export const syncMigrations: MigrationSet = {
+  '20250101000000_create_sync_tables': createSyncTables,
+  '20250101000100_create_outbox': createOutboxTable,
+};

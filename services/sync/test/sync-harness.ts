@@ -1,0 +1,65 @@
+/** Integration fixture: a simulator over HTTP, a migrated `sync` schema and a bus that records what arrives. */
+import { startSimulator, type RunningSimulator } from '@timetable/starplan-sim';
+import { topics, type ChangeEvent, type EntityState } from '@timetable/contracts';
+import type { Knex } from '@timetable/db';
+import { InProcessBus, type IncomingEvent } from '@timetable/events';
+import { captureLogger, createMigratedKnex } from '@timetable/testing';
+import { createSyncService, type SyncService } from '../src/create-sync-service.js';
+import { SYNC_SCHEMA, syncMigrations } from '../src/migrations/index.js';
+
+export const TODAY = '2025-11-12';
+
+export interface SyncHarness {
+  sim: RunningSimulator;
+  knex: Knex;
+  bus: InProcessBus;
+  changes: IncomingEvent<ChangeEvent>[];
+  states: IncomingEvent<EntityState>[];
+  service(): Promise<SyncService>;
+  /** Runs once and publishes; returns the run and the change records it produced. */
+  sync(service?: SyncService): Promise<{ result: Awaited<ReturnType<SyncService['runOnce']>>; changes: ChangeEvent[] }>;
+  snapshot(entityType?: string): Promise<{ entity_type: string; entity_id: string; data: Record<string, unknown> }[]>;
+  close(): Promise<void>;
+}
+
+export async function createSyncHarness(seed = 7): Promise<SyncHarness> {
+  const sim = await startSimulator({ seed, today: TODAY, port: 0 });
+  const { knex, close } = await createMigratedKnex(SYNC_SCHEMA, syncMigrations);
+  const { logger } = captureLogger('warn');
+  const bus = new InProcessBus(logger);
+  const changes: IncomingEvent<ChangeEvent>[] = [];
+  const states: IncomingEvent<EntityState>[] = [];
+  await bus.subscribe<ChangeEvent>({ groupId: 'test-changes', topic: topics.changes, fromBeginning: true, handleBatch: async (batch) => void changes.push(...batch) }).start();
+  await bus.subscribe<EntityState>({ groupId: 'test-entities', topic: topics.entities, fromBeginning: true, handleBatch: async (batch) => void states.push(...batch) }).start();
+  const service = () =>
+    createSyncService({
+      knex,
+      bus,
+      logger,
+      upstreamBaseUrl: sim.url,
+      // The simulator places its terms around TODAY, not around the real date.
+      planningUnit: sim.simulator.model.currentPuId,
+      intervalSeconds: 3600, timeZone: 'Europe/Berlin', fetchTimeoutMs: 5000 });
+  const defaultService = await service();
+  return {
+    sim,
+    knex,
+    bus,
+    changes,
+    states,
+    service,
+    async sync(target = defaultService) {
+      const result = await target.runOnce();
+      await target.relay.drain();
+      return { result, changes: changes.filter((event) => event.value?.syncRunId === result.syncRunId).map((event) => event.value as ChangeEvent) };
+    },
+    snapshot: (entityType) => {
+      const query = knex('snapshot_entities').select('entity_type', 'entity_id', 'data');
+      return entityType ? query.where({ entity_type: entityType }) : query;
+    },
+    async close() {
+      await sim.stop();
+      await close();
+    },
+  };
+}

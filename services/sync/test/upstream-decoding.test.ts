@@ -1,0 +1,130 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeText, unwrapStarplanJson } from '../src/features/upstream-client/decode-body.js';
+import { selectPlanningUnit } from '../src/features/upstream-client/select-planning-unit.js';
+import { StarplanClient } from '../src/features/upstream-client/starplan-client.js';
+import { UpstreamError } from '../src/features/upstream-client/upstream-error.js';
+
+const RECORDED = '/work/shared/upstream/recorded';
+const LATIN1_JSON = 'application/json; charset=ISO-8859-1';
+/** The recordings are stored as UTF-8 text; StarPlan sends them as ISO-8859-1 bytes. */
+const asSent = (file: string) => Buffer.from(readFileSync(`${RECORDED}/${file}`, 'utf8'), 'latin1');
+
+describe('decoding by the charset of Content-Type', () => {
+  it('reads ISO-8859-1 bytes as ISO-8859-1 (umlauts intact)', () => {
+    const text = decodeText(asSent('getlocs.json'), LATIN1_JSON);
+    const names = (unwrapStarplanJson(text) as { shortname: string; name: string }[]).map((location) => location.shortname);
+    expect(names).toContain('AÖ');
+    expect(names).toContain('MÜ');
+  });
+
+  it('reads UTF-8 when the header says so or names no charset', () => {
+    expect(decodeText(Buffer.from('Prüfung', 'utf8'), 'text/calendar; charset=UTF-8')).toBe('Prüfung');
+    expect(decodeText(Buffer.from('Prüfung', 'utf8'), null)).toBe('Prüfung');
+  });
+
+  it('rejects broken UTF-8 instead of inventing replacement characters', () => {
+    expect(() => decodeText(Buffer.from([0x50, 0xfc, 0x66]), 'text/calendar; charset=utf-8')).toThrow(UpstreamError);
+  });
+});
+
+describe('StarPlan JSON bodies', () => {
+  it('unwraps [[...]]: the payload is the first element', () => {
+    const groups = unwrapStarplanJson(decodeText(asSent('getPgsExt_pu37_og35.json'), LATIN1_JSON)) as { lectures: { pgid: number; shortname: string }[] }[];
+    expect(groups.length).toBeGreaterThan(0);
+    const shared = groups.flatMap((group) => group.lectures).find((lecture) => lecture.shortname === 'Fachschaft INF');
+    expect(shared?.pgid).toBe(13796);
+  });
+
+  it('turns the 200-with-error body into a non-retryable UpstreamError', () => {
+    const text = decodeText(asSent('getpartinfo_error.json'), LATIN1_JSON);
+    expect(() => unwrapStarplanJson(text)).toThrow(/no planning units/);
+    try {
+      unwrapStarplanJson(text);
+    } catch (error) {
+      expect((error as UpstreamError).retryable).toBe(false);
+    }
+  });
+
+  it('rejects truncated JSON', () => {
+    const text = readFileSync(`${RECORDED}/getogs_pu37.json`, 'utf8');
+    expect(() => unwrapStarplanJson(text.slice(0, text.length / 2))).toThrow(UpstreamError);
+  });
+});
+
+describe('planning unit selection', () => {
+  const units = JSON.parse(readFileSync(`${RECORDED}/getpus.json`, 'utf8'))[0];
+  it('takes the unit whose dates contain today', () => {
+    expect(selectPlanningUnit(units, '2024-04-01').id).toBe(37);
+    expect(selectPlanningUnit(units, '2023-12-01').id).toBe(34);
+  });
+  it('takes the latest when none contains today', () => {
+    expect(selectPlanningUnit(units, '2030-01-01').id).toBe(37);
+  });
+  it('honours a forced unit and refuses an unknown one', () => {
+    expect(selectPlanningUnit(units, '2024-04-01', 33).id).toBe(33);
+    expect(() => selectPlanningUnit(units, '2024-04-01', 999)).toThrow(UpstreamError);
+  });
+});
+
+describe('StarplanClient over HTTP', () => {
+  let server: Server;
+  let baseUrl: string;
+  let failuresLeft = 0;
+  let requests = 0;
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      requests += 1;
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      if (failuresLeft > 0) {
+        failuresLeft -= 1;
+        res.writeHead(500).end('boom');
+        return;
+      }
+      const method = url.searchParams.get('m');
+      if (method === 'getles') return; // never answers: the timeout must fire
+      const file = method === 'getlocs' ? 'getlocs.json' : method === 'getogs' ? 'getogs_pu37.json' : 'getpartinfo_error.json';
+      res.writeHead(200, { 'content-type': LATIN1_JSON }).end(asSent(file));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/splan/`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  const client = (timeoutMs = 2000) => new StarplanClient({ baseUrl, timeZone: 'Europe/Berlin', policy: { timeoutMs, retries: 2, backoffMs: 5 } });
+
+  it('reads and validates a list', async () => {
+    const locations = await client().locations();
+    expect(locations.find((location) => location.id === 6)?.shortname).toBe('AÖ');
+  });
+
+  it('retries a 5xx and then succeeds', async () => {
+    failuresLeft = 2;
+    requests = 0;
+    await expect(client().programs(37)).resolves.toHaveLength(JSON.parse(readFileSync(`${RECORDED}/getogs_pu37.json`, 'utf8'))[0].length);
+    expect(requests).toBe(3);
+  });
+
+  it('gives up after the bounded retries', async () => {
+    failuresLeft = 5;
+    await expect(client().locations()).rejects.toThrow(/HTTP 500/);
+    failuresLeft = 0;
+  });
+
+  it('does not retry an error body', async () => {
+    requests = 0;
+    await expect(client().rooms(3)).rejects.toThrow(/no planning units/);
+    expect(requests).toBe(1);
+  });
+
+  it('times out a request that never answers', async () => {
+    const slow = new StarplanClient({ baseUrl, timeZone: 'Europe/Berlin', policy: { timeoutMs: 100, retries: 0 } });
+    await expect(slow.lecturers(35)).rejects.toThrow(/timed out/);
+  });
+});
