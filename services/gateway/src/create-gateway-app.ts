@@ -1,17 +1,73 @@
-import { Router, type Express } from 'express';
-import { createServiceApp, type ReadinessCheck } from '@timetable/http';
+import express, { Router, type Express } from 'express';
+import * as contracts from '@timetable/contracts';
+import type { ApiRoute, KeyVerifier } from '@timetable/contracts';
+import type { RateLimiter, RateTier } from '@timetable/cache';
+import type { EventBus } from '@timetable/events';
+import { createServiceApp, type DeveloperIdentity, type ReadinessCheck } from '@timetable/http';
 import type { Logger } from '@timetable/observability';
+import type { TrustProxy } from './config.js';
+import { authenticateApiKey } from './features/authentication/authenticate-api-key.js';
+import { stripIdentityHeaders } from './features/authentication/strip-identity-headers.js';
+import { docsRoutes } from './features/docs/docs-routes.js';
+import { collectApiRoutes } from './features/openapi/collect-api-routes.js';
+import { buildOpenApiDocument } from './features/openapi/openapi-document.js';
+import { openApiRoute } from './features/openapi/openapi-route.js';
+import { rateLimitPublicReads } from './features/rate-limit/rate-limit-public-reads.js';
+import { EndpointPatterns } from './features/usage/endpoint-patterns.js';
+import { recordUsage } from './features/usage/record-usage.js';
+import { legacyRedirects } from './features/versioning/legacy-redirects.js';
 
 export interface GatewayDeps {
   logger: Logger;
   /** Handlers for everything under /v1/timetable: in-process service routers or proxies to the services. */
   upstreams: Router[];
   readiness: ReadinessCheck[];
+  /** developer-auth's key check; undefined while none is wired, which makes key routes answer 503. */
+  keyVerifier: KeyVerifier | undefined;
+  identity: DeveloperIdentity;
+  rateLimiter: RateLimiter;
+  rateTiers: RateTier[];
+  /** Where usage events go (topics.usage). */
+  bus: EventBus;
+  /** Absolute external base URL without a trailing slash. */
+  publicBaseUrl: string;
+  legacyHosts: string[];
+  trustProxy: TrustProxy;
+  /** The documented routes; defaults to every route list the contracts package exports. */
+  apiRoutes?: ApiRoute[];
 }
 
-/** The only public entry: everything the outside world reaches goes through here. */
+/**
+ * The only public entry. Order matters: legacy redirects answer before anything else (a legacy host
+ * gets a 301 even for /health), forged identity headers are dropped before any handler sees them, then
+ * the service app adds request ids, logs, metrics, /health, /ready, /metrics, the documents, and under
+ * /v1/timetable: API keys, usage recording, read limits, and finally the services.
+ */
 export function createGatewayApp(deps: GatewayDeps): Express {
-  const routes = Router();
-  for (const upstream of deps.upstreams) routes.use(upstream);
-  return createServiceApp({ name: 'gateway', logger: deps.logger, routes, readiness: deps.readiness });
+  const apiRoutes = deps.apiRoutes ?? collectApiRoutes(contracts);
+  const edge = Router();
+  edge.use(authenticateApiKey({ keyVerifier: deps.keyVerifier, identity: deps.identity, logger: deps.logger }));
+  edge.use(recordUsage({ bus: deps.bus, patterns: new EndpointPatterns(apiRoutes), logger: deps.logger }));
+  edge.use(rateLimitPublicReads({ rateLimiter: deps.rateLimiter, rateTiers: deps.rateTiers, logger: deps.logger }));
+  for (const upstream of deps.upstreams) edge.use(upstream);
+
+  const serviceApp = createServiceApp({
+    name: 'gateway',
+    logger: deps.logger,
+    routes: edge,
+    readiness: deps.readiness,
+    configure: (app) => {
+      app.set('trust proxy', deps.trustProxy);
+      app.use(openApiRoute(buildOpenApiDocument(apiRoutes)));
+      app.use(docsRoutes());
+    },
+  });
+
+  const gateway = express();
+  gateway.disable('x-powered-by');
+  gateway.set('trust proxy', deps.trustProxy);
+  gateway.use(legacyRedirects({ publicBaseUrl: deps.publicBaseUrl, legacyHosts: deps.legacyHosts }));
+  gateway.use(stripIdentityHeaders);
+  gateway.use(serviceApp);
+  return gateway;
 }

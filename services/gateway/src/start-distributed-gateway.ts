@@ -1,0 +1,72 @@
+import { Redis } from 'ioredis';
+import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from '@timetable/cache';
+import { ALL_TOPICS } from '@timetable/contracts';
+import { InProcessBus, KafkaBus, type EventBus } from '@timetable/events';
+import { DeveloperIdentity, listen, type ReadinessCheck } from '@timetable/http';
+import type { Logger } from '@timetable/observability';
+import type { GatewayConfig } from './config.js';
+import { createGatewayApp } from './create-gateway-app.js';
+import { HttpKeyVerifier } from './features/authentication/http-key-verifier.js';
+import { createProxyRoutes, type UpstreamUrls } from './features/routing/proxy-routes.js';
+import { upstreamReadiness } from './features/routing/upstream-readiness.js';
+
+export interface RunningGateway {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Distributed mode: the gateway as its own process in front of the services' HTTP ports, with the
+ * rate budget in Redis (shared by every replica) and usage events on Kafka.
+ */
+export async function startDistributedGateway(config: GatewayConfig, logger: Logger): Promise<RunningGateway> {
+  const urls: UpstreamUrls = {
+    catalogApi: config.CATALOG_API_URL,
+    sync: config.SYNC_URL,
+    changes: config.CHANGES_URL,
+    webhooks: config.WEBHOOKS_URL,
+    developerAuth: config.DEVELOPER_AUTH_URL,
+  };
+  // A short command timeout and no offline queue: with Redis down a limit check fails fast (and the
+  // limiter fails open) instead of holding requests while ioredis reconnects.
+  const redis = config.REDIS_URL
+    ? new Redis(config.REDIS_URL, { commandTimeout: 250, enableOfflineQueue: false, maxRetriesPerRequest: 1 })
+    : undefined;
+  redis?.on('error', (error: unknown) => logger.warn({ err: error }, 'redis connection error'));
+  if (!redis) logger.warn('REDIS_URL unset: the rate budget is per gateway replica');
+  const rateLimiter: RateLimiter = redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter();
+  const bus: EventBus = config.KAFKA_BROKERS
+    ? new KafkaBus({ brokers: config.KAFKA_BROKERS, clientId: 'gateway', schemaRegistryUrl: config.SCHEMA_REGISTRY_URL, topics: ALL_TOPICS, logger })
+    : new InProcessBus(logger);
+  if (!config.KAFKA_BROKERS) logger.warn('KAFKA_BROKERS unset: usage events stay in this process');
+  await bus.connect();
+
+  const readiness: ReadinessCheck[] = [
+    ...upstreamReadiness(urls),
+    { name: 'bus', check: () => bus.isHealthy() },
+    ...(redis ? [{ name: 'redis', check: async () => (await redis.ping()) === 'PONG' }] : []),
+  ];
+  const app = createGatewayApp({
+    logger,
+    upstreams: [createProxyRoutes(urls, logger)],
+    readiness,
+    keyVerifier: new HttpKeyVerifier(config.DEVELOPER_AUTH_URL),
+    identity: new DeveloperIdentity(config.INTERNAL_AUTH_SECRET),
+    rateLimiter,
+    rateTiers: config.RATE_LIMITS,
+    bus,
+    publicBaseUrl: config.publicBaseUrl,
+    legacyHosts: config.LEGACY_HOSTS,
+    trustProxy: config.TRUST_PROXY,
+  });
+  const server = await listen(app, config.PORT);
+  logger.info({ url: server.url, publicBaseUrl: config.publicBaseUrl }, 'gateway ready');
+  return {
+    url: server.url,
+    async stop() {
+      await server.close();
+      await bus.disconnect();
+      await redis?.quit();
+    },
+  };
+}

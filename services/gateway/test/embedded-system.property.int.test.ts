@@ -1,0 +1,37 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadStandaloneConfig, startEmbeddedSystem, type RunningSystem } from '@timetable/standalone';
+import { captureLogger, createTestDatabase, type TestDatabase } from '@timetable/testing';
+import { expectDocumentedAnswer, randomRequest } from './support/random-requests.js';
+
+let database: TestDatabase;
+let system: RunningSystem;
+let apiKey: string;
+let developerId: string;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const config = loadStandaloneConfig({ PORT: '0', DATABASE_URL: database.connectionString, RATE_LIMITS: '100000/1s', LOG_LEVEL: 'fatal' });
+  system = await startEmbeddedSystem(config, captureLogger('fatal').logger);
+  const registered = await fetch(`${system.url}/v1/timetable/developers/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'fuzz@example.edu' }),
+  });
+  expect(registered.status).toBe(201);
+  ({ apiKey, id: developerId } = ((await registered.json()) as { data: { apiKey: string; id: string } }).data);
+});
+
+afterAll(async () => {
+  await system?.stop();
+  await database?.drop();
+});
+
+describe('any request to the real embedded system', () => {
+  it('gets a documented status, the error envelope on failures, and never a 5xx', async () => {
+    await fc.assert(
+      fc.asyncProperty(randomRequest(apiKey, developerId), (input) => expectDocumentedAnswer(system.url, input, developerId)),
+      { numRuns: 300 },
+    );
+  }, 120_000);
+});

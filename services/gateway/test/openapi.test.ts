@@ -1,0 +1,107 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import * as contracts from '@timetable/contracts';
+import type { ApiRoute } from '@timetable/contracts';
+import { buildOpenApiDocument, collectApiRoutes } from '@timetable/gateway';
+import { startTestGateway } from './support/test-gateway.js';
+
+const program = z.object({ id: z.uuid(), name: z.string() }).meta({ id: 'TestProgram' });
+
+const sampleRoutes: ApiRoute[] = [
+  {
+    method: 'get',
+    path: '/programs/{id}',
+    summary: 'One program',
+    tag: 'Catalog',
+    auth: false,
+    params: z.object({ id: z.uuid() }),
+    responses: { 200: { description: 'The program', schema: z.object({ data: program }) }, 404: { description: 'Unknown id' } },
+  },
+  {
+    method: 'get',
+    path: '/webhooks/{id}/deliveries',
+    summary: 'Deliveries',
+    tag: 'Webhooks',
+    auth: true,
+    query: z.object({ page: z.coerce.number().int().min(1).default(1), status: z.enum(['pending', 'failed']).optional() }),
+    responses: { 200: { description: 'A page', schema: z.object({ data: z.array(program) }) } },
+  },
+  {
+    method: 'post',
+    path: '/webhooks',
+    summary: 'Create',
+    tag: 'Webhooks',
+    auth: true,
+    body: z.object({ url: z.url(), secret: z.string().min(16).optional() }),
+    responses: { 201: { description: 'Created' }, 400: { description: 'Invalid body' } },
+  },
+  {
+    method: 'get',
+    path: '/ical/{semesterId}',
+    summary: 'Feed',
+    tag: 'Calendar',
+    auth: false,
+    responses: { 200: { description: 'iCalendar', contentType: 'text/calendar', schema: z.string() } },
+  },
+];
+
+/** Deep property access for assertions; a wrong path simply fails the expectation. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const loose = (document: object) => document as Record<string, any>;
+
+describe('the OpenAPI document', () => {
+  it('is valid OpenAPI 3.1 for routes with params, query, body, auth, named schemas and other media types', async () => {
+    const document = buildOpenApiDocument(sampleRoutes);
+    await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeTruthy();
+    expect(document.openapi).toBe('3.1.0');
+  });
+
+  it('documents the API key scheme, the error envelope on 4xx, 401 on key routes and 429 on public reads', () => {
+    const document = loose(buildOpenApiDocument(sampleRoutes));
+    expect(document.components.securitySchemes.ApiKey).toEqual(expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-API-Key' }));
+    const deliveries = document.paths['/webhooks/{id}/deliveries'].get;
+    expect(deliveries.security).toEqual([{ ApiKey: [] }]);
+    expect(deliveries.responses['401']).toEqual({ $ref: '#/components/responses/Unauthorized' });
+    expect(deliveries.responses['429']).toBeUndefined();
+    expect(deliveries.parameters).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'id', in: 'path', required: true }),
+        expect.objectContaining({ name: 'page', in: 'query', required: false }),
+      ]),
+    );
+    const one = document.paths['/programs/{id}'].get;
+    expect(one.security).toBeUndefined();
+    expect(one.responses['404'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+    expect(one.responses['429']).toEqual({ $ref: '#/components/responses/RateLimited' });
+    expect(one.responses['200'].content['application/json'].schema.properties.data).toEqual({ $ref: '#/components/schemas/TestProgram' });
+    expect(document.components.schemas.TestProgram).toBeDefined();
+    expect(JSON.stringify(document)).not.toContain('$schema');
+  });
+
+  it('describes /health and /ready at the host root through a path-level server', () => {
+    const document = loose(buildOpenApiDocument([]));
+    expect(document.servers).toEqual([{ url: '/v1/timetable' }]);
+    expect(document.paths['/health'].servers).toEqual([{ url: '/' }]);
+  });
+
+  it('covers every route list the contracts package exports, and stays valid', async () => {
+    const routes = collectApiRoutes(contracts);
+    const document = buildOpenApiDocument(routes);
+    for (const route of routes) expect(document.paths[route.path]?.[route.method], `${route.method} ${route.path}`).toBeDefined();
+    await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeTruthy();
+  });
+
+  it('is served at /v1/timetable/openapi.json', async () => {
+    const gateway = await startTestGateway({ apiRoutes: sampleRoutes });
+    try {
+      const response = await fetch(`${gateway.api}/openapi.json`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toContain('application/json');
+      const served = (await response.json()) as { paths: Record<string, unknown> };
+      expect(Object.keys(served.paths)).toEqual(expect.arrayContaining(['/programs/{id}', '/webhooks', '/health']));
+    } finally {
+      await gateway.close();
+    }
+  });
+});

@@ -1,0 +1,159 @@
+import { randomBytes } from 'node:crypto';
+import { Router } from 'express';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryRateLimiter, parseRateTiers } from '@timetable/cache';
+import { InProcessBus } from '@timetable/events';
+import { createGatewayApp, createProxyRoutes, HttpKeyVerifier, upstreamReadiness, type UpstreamUrls } from '@timetable/gateway';
+import { createServiceApp, DeveloperIdentity, listen, type RunningServer } from '@timetable/http';
+import { captureLogger } from '@timetable/testing';
+import { DEVELOPER_ID, VALID_KEY } from './support/test-gateway.js';
+
+const { logger } = captureLogger('fatal');
+const identity = new DeveloperIdentity(randomBytes(16).toString('hex'));
+const services: RunningServer[] = [];
+let gateway: RunningServer;
+let ready = true;
+
+interface EchoBody {
+  service: string;
+  error: { code: string };
+}
+
+/** A service that echoes what reached it; developer-auth also answers the internal key check. */
+function echoService(name: string): Router {
+  const router = Router();
+  router.all('/{*rest}', (req, res) => {
+    res.json({ service: name, url: req.originalUrl, body: req.body ?? null, developer: identity.read(req.headers), apiKey: req.headers['x-api-key'] ?? null });
+  });
+  return router;
+}
+
+async function startService(name: string): Promise<string> {
+  const app = createServiceApp({
+    name,
+    logger,
+    routes: echoService(name),
+    readiness: [{ name: 'flag', check: () => ready }],
+    configure: (serviceApp) => {
+      serviceApp.post('/internal/keys/verify', (req, res) => {
+        const apiKey = (req.body as { apiKey?: string }).apiKey;
+        if (apiKey === VALID_KEY) res.json({ developerId: DEVELOPER_ID });
+        else if (apiKey === 'spk_explode') res.status(500).json({});
+        else res.status(404).json({ error: { code: 'NOT_FOUND', message: 'Unknown or inactive API key', details: {} } });
+      });
+    },
+  });
+  const server = await listen(app, 0, '127.0.0.1');
+  services.push(server);
+  return server.url;
+}
+
+beforeAll(async () => {
+  const urls: UpstreamUrls = {
+    catalogApi: await startService('catalog-api'),
+    sync: await startService('sync'),
+    changes: await startService('changes'),
+    webhooks: await startService('webhook-dispatcher'),
+    developerAuth: await startService('developer-auth'),
+  };
+  const app = createGatewayApp({
+    logger,
+    upstreams: [createProxyRoutes(urls, logger)],
+    readiness: upstreamReadiness(urls),
+    keyVerifier: new HttpKeyVerifier(urls.developerAuth),
+    identity,
+    rateLimiter: new MemoryRateLimiter(),
+    rateTiers: parseRateTiers('1000/1s'),
+    bus: new InProcessBus(logger),
+    publicBaseUrl: 'https://api.example.edu',
+    legacyHosts: [],
+    trustProxy: false,
+  });
+  gateway = await listen(app, 0, '127.0.0.1');
+});
+
+afterAll(async () => {
+  await gateway.close();
+  for (const service of services) await service.close();
+});
+
+async function call(path: string, init: RequestInit = {}) {
+  const response = await fetch(`${gateway.url}/v1/timetable${path}`, init);
+  return { status: response.status, requestId: response.headers.get('x-request-id'), body: (await response.json()) as EchoBody };
+}
+
+describe('distributed routing', () => {
+  it.each([
+    ['/programs?active=true', 'catalog-api'],
+    ['/week/2025-W10?roomId=x', 'catalog-api'],
+    ['/ical/abc', 'catalog-api'],
+    ['/ical/abc/url', 'sync'],
+    ['/sync/status', 'sync'],
+    ['/changes/42', 'changes'],
+  ])('forwards %s to %s with the full path and query', async (path, service) => {
+    const { status, body } = await call(path);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ service, url: `/v1/timetable${path}` });
+  });
+
+  it('keeps the request id across the hop', async () => {
+    const response = await fetch(`${gateway.url}/v1/timetable/programs`, { headers: { 'X-Request-Id': 'trace-123' } });
+    expect(response.headers.get('x-request-id')).toBe('trace-123');
+  });
+
+  it('passes JSON bodies and the signed identity, never the raw key', async () => {
+    const { body } = await call('/webhooks', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'X-API-Key': VALID_KEY },
+      body: JSON.stringify({ url: 'https://example.org/hook' }),
+    });
+    expect(body).toMatchObject({ service: 'webhook-dispatcher', body: { url: 'https://example.org/hook' }, developer: DEVELOPER_ID, apiKey: null });
+  });
+
+  it('verifies keys over HTTP: 404 is an invalid key, a failing developer-auth is 503', async () => {
+    expect((await call('/developers/me', { headers: { 'X-API-Key': VALID_KEY } })).body.service).toBe('developer-auth');
+    expect((await call('/developers/me', { headers: { 'X-API-Key': 'spk_unknown' } })).status).toBe(401);
+    expect((await call('/developers/me', { headers: { 'X-API-Key': 'spk_explode' } })).status).toBe(503);
+  });
+
+  it('answers unknown prefixes with 404 in the envelope', async () => {
+    const { status, body } = await call('/nothing-here');
+    expect(status).toBe(404);
+    expect(body.error.code).toBe('NOT_FOUND');
+  });
+
+  it('aggregates the upstreams readiness in /ready', async () => {
+    expect((await fetch(`${gateway.url}/ready`)).status).toBe(200);
+    ready = false;
+    const response = await fetch(`${gateway.url}/ready`);
+    ready = true;
+    expect(response.status).toBe(503);
+    expect(((await response.json()) as { checks: Record<string, string> }).checks['upstream:catalogApi']).toBe('failing');
+  });
+
+  it('maps an unreachable upstream to 503 in the envelope', async () => {
+    const down = await startService('gone');
+    const proxyOnly = createGatewayApp({
+      logger,
+      upstreams: [createProxyRoutes({ catalogApi: down, sync: down, changes: down, webhooks: down, developerAuth: down }, logger)],
+      readiness: [],
+      keyVerifier: undefined,
+      identity,
+      rateLimiter: new MemoryRateLimiter(),
+      rateTiers: parseRateTiers('1000/1s'),
+      bus: new InProcessBus(logger),
+      publicBaseUrl: 'https://api.example.edu',
+      legacyHosts: [],
+      trustProxy: false,
+    });
+    await services.pop()?.close();
+    const server = await listen(proxyOnly, 0, '127.0.0.1');
+    try {
+      const response = await fetch(`${server.url}/v1/timetable/programs`);
+      expect(response.status).toBe(503);
+      expect(await response.json()).toMatchObject({ error: { code: 'SERVICE_UNAVAILABLE' } });
+    } finally {
+      await server.close();
+    }
+  });
+});
