@@ -1,0 +1,69 @@
+import { Agent, request } from 'undici';
+import type { AddressGuard } from './address-guard.js';
+
+/** What one HTTP attempt produced; `responseCode` null means no answer (network error, timeout, refusal). */
+export interface AttemptResult {
+  ok: boolean;
+  responseCode: number | null;
+  responseBody: string | null;
+  errorMessage: string | null;
+}
+
+export const RESPONSE_BODY_LIMIT = 1000;
+// Enough bytes for 1000 UTF-16 code units of any UTF-8 text; the rest of a large answer is never read.
+const RESPONSE_READ_LIMIT_BYTES = 4 * RESPONSE_BODY_LIMIT;
+
+/**
+ * POSTs one signed body. Redirects are never followed (undici's `request` has no redirect handling
+ * unless asked), so a 3xx is a failed attempt rather than a way to reach a host the subscriber did not name.
+ */
+export class HttpSender {
+  private readonly agent: Agent;
+
+  constructor(
+    private readonly guard: AddressGuard,
+    private readonly timeoutMs: number,
+  ) {
+    this.agent = new Agent({ connect: { lookup: guard.lookup }, keepAliveTimeout: 10_000 });
+  }
+
+  async post(url: string, headers: Record<string, string>, body: string): Promise<AttemptResult> {
+    const signal = AbortSignal.timeout(this.timeoutMs);
+    try {
+      this.guard.checkLiteral(new URL(url).hostname);
+      const response = await request(url, { method: 'POST', headers, body, signal, dispatcher: this.agent });
+      const responseBody = await readCapped(response.body).catch(() => null);
+      const ok = response.statusCode >= 200 && response.statusCode < 300;
+      return { ok, responseCode: response.statusCode, responseBody, errorMessage: null };
+    } catch (error) {
+      return { ok: false, responseCode: null, responseBody: null, errorMessage: describeFailure(error, signal, this.timeoutMs) };
+    }
+  }
+
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+}
+
+async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size >= RESPONSE_READ_LIMIT_BYTES) {
+      body.destroy();
+      break;
+    }
+  }
+  return Buffer.concat(chunks).toString('utf8').slice(0, RESPONSE_BODY_LIMIT);
+}
+
+function describeFailure(error: unknown, signal: AbortSignal, timeoutMs: number): string {
+  if (signal.aborted) return `Timed out after ${timeoutMs} ms`;
+  const cause = (error as { cause?: unknown }).cause;
+  const root = cause instanceof Error ? cause : error;
+  const code = (root as { code?: string }).code;
+  const message = root instanceof Error ? root.message : String(root);
+  return code && !message.includes(code) ? `${code}: ${message}` : message;
+}

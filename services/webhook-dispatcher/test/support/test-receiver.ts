@@ -1,0 +1,60 @@
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Json } from './webhook-harness.js';
+
+export interface ReceivedRequest {
+  headers: IncomingHttpHeaders;
+  rawBody: string;
+  body: Json;
+}
+
+/** Answers a request: status and body, or 'hang' to never answer. */
+export type Reply = { status: number; body?: string; headers?: Record<string, string>; delayMs?: number } | 'hang';
+
+/** A real HTTP subscriber on 127.0.0.1 that records what it received and answers as scripted. */
+export interface TestReceiver {
+  url: string;
+  host: string;
+  received: ReceivedRequest[];
+  reply: (request: ReceivedRequest, index: number) => Reply;
+  close(): Promise<void>;
+}
+
+export async function startReceiver(reply: TestReceiver['reply'] = () => ({ status: 200, body: 'ok' })): Promise<TestReceiver> {
+  const hanging: ServerResponse[] = [];
+  const receiver: TestReceiver = {
+    url: '',
+    host: '',
+    received: [],
+    reply,
+    close: () =>
+      new Promise((resolve) => {
+        for (const response of hanging) response.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const rawBody = Buffer.concat(chunks).toString('utf8');
+      const request = { headers: req.headers, rawBody, body: rawBody ? JSON.parse(rawBody) : undefined };
+      receiver.received.push(request);
+      const answer = receiver.reply(request, receiver.received.length - 1);
+      if (answer === 'hang') {
+        hanging.push(res);
+        return;
+      }
+      setTimeout(() => {
+        res.writeHead(answer.status, answer.headers ?? { 'content-type': 'text/plain' });
+        res.end(answer.body ?? '');
+      }, answer.delayMs ?? 0);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  receiver.url = `http://127.0.0.1:${port}/hook`;
+  receiver.host = `127.0.0.1:${port}`;
+  return receiver;
+}

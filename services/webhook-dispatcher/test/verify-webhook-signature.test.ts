@@ -1,0 +1,70 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { verifyWebhookSignature } from '../src/index.js';
+import { deliveryHeaders, signPayload } from '../src/features/signing/sign-payload.js';
+
+const secret = 'receiver-shared-secret';
+const rawBody = '{"id":"c1","timestamp":"2025-03-03T10:00:00.000Z","event":"course.updated","data":{}}';
+const sentAt = new Date('2025-03-03T10:00:00.000Z');
+const timestamp = String(sentAt.getTime() / 1000);
+const signature = signPayload(secret, timestamp, rawBody);
+
+describe('signing', () => {
+  it('is sha256= and the hex HMAC over "<timestamp>.<raw body>"', () => {
+    // Fixed vector, so a change to the scheme cannot pass unnoticed.
+    expect(signPayload('secret', '1700000000', '{}')).toBe('sha256=b8569b78799ff9e3cbff0fc2d63a33a2b57f3282abd07c37ae5e8e7d79a5f163');
+    expect(signature).toMatch(/^sha256=[0-9a-f]{64}$/);
+  });
+
+  it('adds the signature header only with a secret', () => {
+    expect(deliveryHeaders(rawBody, sentAt, secret)).toEqual({ 'content-type': 'application/json', 'X-Webhook-Timestamp': timestamp, 'X-Webhook-Signature': signature });
+    expect(deliveryHeaders(rawBody, sentAt, null)).toEqual({ 'content-type': 'application/json', 'X-Webhook-Timestamp': timestamp });
+  });
+});
+
+describe('verifyWebhookSignature', () => {
+  it('accepts the raw body with the right secret, as a string or a Buffer', () => {
+    expect(verifyWebhookSignature(rawBody, timestamp, signature, secret, sentAt)).toBe(true);
+    expect(verifyWebhookSignature(Buffer.from(rawBody), timestamp, signature, secret, sentAt)).toBe(true);
+  });
+
+  it('rejects a re-serialised or tampered body, another secret and a malformed header', () => {
+    expect(verifyWebhookSignature(JSON.stringify(JSON.parse(rawBody), null, 2), timestamp, signature, secret, sentAt)).toBe(false);
+    expect(verifyWebhookSignature(rawBody.replace('c1', 'c2'), timestamp, signature, secret, sentAt)).toBe(false);
+    expect(verifyWebhookSignature(rawBody, timestamp, signature, 'another-secret-xyz', sentAt)).toBe(false);
+    expect(verifyWebhookSignature(rawBody, timestamp, signature.slice(7), secret, sentAt)).toBe(false);
+    expect(verifyWebhookSignature(rawBody, undefined, signature, secret, sentAt)).toBe(false);
+    expect(verifyWebhookSignature(rawBody, timestamp, undefined, secret, sentAt)).toBe(false);
+  });
+
+  it('accepts timestamps up to 300 seconds away and rejects older or newer ones', () => {
+    const at = (seconds: number) => new Date(sentAt.getTime() + seconds * 1000);
+    expect(verifyWebhookSignature(rawBody, timestamp, signature, secret, at(300))).toBe(true);
+    expect(verifyWebhookSignature(rawBody, timestamp, signature, secret, at(-300))).toBe(true);
+    expect(verifyWebhookSignature(rawBody, timestamp, signature, secret, at(301))).toBe(false);
+    expect(verifyWebhookSignature(rawBody, timestamp, signature, secret, at(-301))).toBe(false);
+  });
+
+  it('rejects a timestamp that was changed after signing', () => {
+    const moved = String(Number(timestamp) + 1);
+    expect(verifyWebhookSignature(rawBody, moved, signature, secret, sentAt)).toBe(false);
+  });
+});
+
+describe('the receiver example in RECEIVERS.md', () => {
+  it('behaves like the exported function', async () => {
+    const guide = await readFile(path.join(import.meta.dirname, '../RECEIVERS.md'), 'utf8');
+    const example = /```ts\n([\s\S]*?)```/.exec(guide)?.[1];
+    expect(example).toContain('export function verifyWebhookSignature');
+    const file = path.join(await mkdtemp(path.join(tmpdir(), 'receivers-')), 'example.ts');
+    await writeFile(file, example!);
+    const documented = (await import(file)) as { verifyWebhookSignature: typeof verifyWebhookSignature };
+    for (const [body, moved, key] of [[rawBody, 0, secret], [rawBody, 301, secret], [`${rawBody} `, 0, secret], [rawBody, 0, 'wrong-secret-0000']] as const) {
+      const at = new Date(sentAt.getTime() + moved * 1000);
+      expect(documented.verifyWebhookSignature(body, timestamp, signature, key, at)).toBe(verifyWebhookSignature(body, timestamp, signature, key, at));
+    }
+    expect(documented.verifyWebhookSignature(rawBody, timestamp, signature, secret, sentAt)).toBe(true);
+  });
+});

@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { metricsRegistry } from '@timetable/observability';
+import { DeliveryStore } from '../src/features/delivery/delivery-store.js';
+import { startHarness, type Harness } from './support/webhook-harness.js';
+import { startReceiver, type TestReceiver } from './support/test-receiver.js';
+
+const owner = randomUUID();
+const cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of cleanup.splice(0).reverse()) await close();
+});
+afterAll(async () => {
+  for (const close of cleanup.splice(0).reverse()) await close();
+});
+
+async function harness(overrides: Parameters<typeof startHarness>[0] = {}): Promise<Harness> {
+  const started = await startHarness(overrides);
+  cleanup.push(() => started.close());
+  return started;
+}
+
+async function receiver(reply?: TestReceiver['reply']): Promise<TestReceiver> {
+  const started = await startReceiver(reply);
+  cleanup.push(() => started.close());
+  return started;
+}
+
+async function webhook(h: Harness, url: string): Promise<string> {
+  const response = await h.call(owner, 'POST', '/webhooks', { url });
+  return response.body.data.id as string;
+}
+
+async function statuses(h: Harness): Promise<{ status: string; attempts: number }[]> {
+  return h.knex('deliveries').select('status', 'attempts');
+}
+
+describe('crash in the middle of a cycle', () => {
+  it('loses no delivery and sends no attempt twice', async () => {
+    const h = await harness();
+    const target = await receiver();
+    await webhook(h, target.url);
+    await h.publish({}, {}, {}, {}, {});
+    // A dispatcher that claimed the due deliveries and died before sending anything.
+    const now = h.clock.now();
+    const claimed = await new DeliveryStore(h.knex).claimDue(now, new Date(now.getTime() + 120_000), randomUUID(), 100);
+    expect(claimed).toHaveLength(5);
+
+    await h.module.dispatcher.runCycle();
+    expect(target.received).toHaveLength(0);
+    expect((await statuses(h)).every((row) => row.status === 'pending' && row.attempts === 0)).toBe(true);
+
+    h.clock.advance(121);
+    await h.module.dispatcher.runCycle();
+    await h.module.dispatcher.runCycle();
+    expect(target.received).toHaveLength(5);
+    expect(new Set(target.received.map((request) => request.body.id)).size).toBe(5);
+    expect((await statuses(h)).every((row) => row.status === 'delivered' && row.attempts === 1)).toBe(true);
+  });
+});
+
+describe('several dispatcher replicas on one database', () => {
+  it('share the work without sending any change twice', async () => {
+    const h = await harness({ concurrency: 8 });
+    const replica = await h.replica();
+    const target = await receiver(() => ({ status: 200, delayMs: 5 }));
+    await webhook(h, target.url);
+    const changes = await h.publish(...Array.from({ length: 120 }, () => ({})));
+
+    await Promise.all([h.module.dispatcher.runCycle(), replica.dispatcher.runCycle(), h.module.dispatcher.runCycle()]);
+
+    const ids = target.received.map((request) => request.body.id as string);
+    expect(ids).toHaveLength(120);
+    expect(new Set(ids)).toEqual(new Set(changes.map((change) => change.id)));
+    expect((await statuses(h)).every((row) => row.status === 'delivered' && row.attempts === 1)).toBe(true);
+  });
+});
+
+describe('circuit breaker per subscriber host', () => {
+  it('opens after enough failures and postpones attempts without consuming them, while other hosts proceed', async () => {
+    const h = await harness({ breaker: { minRequests: 3, failurePercent: 70, openSeconds: 30 } });
+    const dead = await receiver(() => ({ status: 500 }));
+    const healthy = await receiver();
+    const deadHook = await webhook(h, dead.url);
+    await h.publish({}, {}, {}, {});
+    await h.module.dispatcher.runCycle();
+    expect(dead.received).toHaveLength(4);
+    const state = await metricsRegistry.getSingleMetric('webhook_breaker_state')?.get();
+    expect(state?.values.find((value) => value.labels.host === dead.host)?.value).toBe(2);
+
+    await webhook(h, healthy.url);
+    await h.publish({});
+    h.clock.advance(60);
+    await h.module.dispatcher.runCycle();
+
+    expect(dead.received).toHaveLength(4);
+    expect(healthy.received).toHaveLength(1);
+    const rows = await h.knex('deliveries').where({ webhook_id: deadHook });
+    expect(rows).toHaveLength(5);
+    for (const row of rows) {
+      expect(row.status).toBe('pending');
+      expect(row.attempts).toBeLessThanOrEqual(1);
+      expect(new Date(row.next_retry_at).getTime()).toBeGreaterThan(h.clock.now().getTime());
+    }
+  });
+
+  it('lets attempts through again once the breaker half-opens', async () => {
+    let healthy = false;
+    const h = await harness({ breaker: { minRequests: 2, failurePercent: 70, openSeconds: 1 }, concurrency: 1 });
+    const target = await receiver(() => (healthy ? { status: 200 } : { status: 500 }));
+    const hook = await webhook(h, target.url);
+    await h.publish({}, {});
+    await h.module.dispatcher.runCycle();
+    expect(target.received).toHaveLength(2);
+
+    healthy = true;
+    h.clock.advance(60);
+    await h.module.dispatcher.runCycle();
+    expect(target.received).toHaveLength(2);
+
+    await sleep(1100);
+    h.clock.advance(60);
+    await h.module.dispatcher.runCycle();
+    h.clock.advance(2);
+    await h.module.dispatcher.runCycle();
+    expect(target.received).toHaveLength(4);
+    const rows = await h.knex('deliveries').where({ webhook_id: hook });
+    expect(rows.map((row) => [row.status, row.attempts])).toEqual([['delivered', 2], ['delivered', 2]]);
+  });
+});
