@@ -1,5 +1,6 @@
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
+import type { Logger } from '@timetable/observability';
 
 // COUNT(*) and bigserial come back as int8; our counts and ids fit comfortably in a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
@@ -10,6 +11,8 @@ export interface KnexSettings {
   schema: string;
   poolMax?: number;
   applicationName?: string;
+  /** Knex otherwise prints its warnings (pool errors, deprecations) to the console, outside the JSON log. */
+  logger?: Logger;
 }
 
 export function createKnex(settings: KnexSettings): Knex {
@@ -22,7 +25,18 @@ export function createKnex(settings: KnexSettings): Knex {
     searchPath: [settings.schema, 'public'],
     pool: { min: 0, max: settings.poolMax ?? 10 },
     acquireConnectionTimeout: 10_000,
+    ...(settings.logger ? { log: knexLog(settings.logger) } : {}),
   });
+}
+
+function knexLog(logger: Logger): Knex.Config['log'] {
+  const text = (message: unknown) => (typeof message === 'string' ? message : JSON.stringify(message));
+  return {
+    warn: (message) => logger.warn({ knex: text(message) }, 'knex warning'),
+    error: (message) => logger.error({ knex: text(message) }, 'knex error'),
+    deprecate: (method, alternative) => logger.warn({ method, alternative }, 'knex deprecation'),
+    debug: (message) => logger.debug({ knex: text(message) }, 'knex debug'),
+  };
 }
 
 /** A cheap query for /ready. */

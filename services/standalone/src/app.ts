@@ -39,11 +39,20 @@ export async function startEmbeddedSystem(
   };
   try {
     await bus.connect();
-    modules.push(...(await buildServices(context)));
+    const services = await buildServices(context);
+    modules.push(...services.modules);
     const gateway = createGatewayApp({
       logger: logger.child({ service: 'gateway' }),
       upstreams: modules.map((module) => module.routes),
       readiness: modules.flatMap((module) => module.readiness),
+      keyVerifier: services.keyVerifier,
+      identity: context.identity,
+      rateLimiter: context.rateLimiter,
+      rateTiers: config.RATE_LIMITS,
+      bus,
+      publicBaseUrl: config.publicBaseUrl,
+      legacyHosts: config.LEGACY_HOSTS,
+      trustProxy: config.TRUST_PROXY,
     });
     for (const module of modules) await module.start();
     server = await listen(gateway, config.PORT);

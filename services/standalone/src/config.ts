@@ -1,5 +1,9 @@
 import { z } from 'zod';
 import { field, readConfig } from '@timetable/config';
+import { gatewayEdgeFields } from '@timetable/gateway';
+import { icalDomainOf } from '@timetable/catalog-api';
+import { webhookConfigFields } from '@timetable/webhook-dispatcher';
+import { syncConfigFields } from '@timetable/sync';
 
 /** Every variable of DESIGN.md section 7 that the embedded mode understands. */
 const schema = z.object({
@@ -10,11 +14,16 @@ const schema = z.object({
   LOG_LEVEL: field.logLevel(),
   TIME_ZONE: field.timeZone(),
   PUBLIC_BASE_URL: field.url().optional(),
+  ICAL_DOMAIN: z.string().min(1).optional(),
+  ...gatewayEdgeFields,
+  ...webhookConfigFields,
+  ...syncConfigFields,
 });
 
-export type StandaloneConfig = z.infer<typeof schema> & { publicBaseUrl: string };
+export type StandaloneConfig = z.infer<typeof schema> & { publicBaseUrl: string; icalDomain: string };
 
 export function loadStandaloneConfig(env: Record<string, string | undefined> = process.env): StandaloneConfig {
   const config = readConfig(schema, env);
-  return { ...config, publicBaseUrl: (config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '') };
+  const publicBaseUrl = (config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
+  return { ...config, publicBaseUrl, icalDomain: config.ICAL_DOMAIN ?? icalDomainOf(publicBaseUrl) };
 }

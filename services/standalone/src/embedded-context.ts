@@ -30,7 +30,7 @@ export function createEmbeddedContext(config: StandaloneConfig, logger: Logger, 
     // One process: the identity secret never leaves it, so a fresh random one per start is enough.
     identity: new DeveloperIdentity(randomBytes(32).toString('hex')),
     async openStore(schema, migrations) {
-      const knex = createKnex({ connectionString, schema, poolMax: 5 });
+      const knex = createKnex({ connectionString, schema, poolMax: 5, logger: logger.child({ schema }) });
       stores.push(knex);
       await migrateToLatest(knex, schema, migrations);
       return knex;

@@ -1,13 +1,12 @@
 import { createLogger } from '@timetable/observability';
 import { ConfigError } from '@timetable/config';
-import { loadStandaloneConfig } from './config.js';
+import { loadStandaloneConfig, type StandaloneConfig } from './config.js';
 import { startEmbeddedSystem } from './app.js';
 
 /** `npm start`: the whole system in one process. SIGINT/SIGTERM drain and stop it cleanly. */
-async function main(): Promise<void> {
-  let config;
+function readConfigOrExit(): StandaloneConfig {
   try {
-    config = loadStandaloneConfig();
+    return loadStandaloneConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);
@@ -15,26 +14,32 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const logger = createLogger({ name: 'timetable', level: config.LOG_LEVEL });
-  const system = await startEmbeddedSystem(config, logger);
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    system.stop().then(
+}
+
+const config = readConfigOrExit();
+const logger = createLogger({ name: 'timetable', level: config.LOG_LEVEL });
+const starting = startEmbeddedSystem(config, logger);
+let stopping = false;
+
+// Installed before start completes, so a signal during start-up still drains instead of killing the process.
+function stop(signal: string): void {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'shutting down');
+  starting
+    .then((system) => system.stop())
+    .then(
       () => process.exit(0),
       (error: unknown) => {
         logger.error({ err: error }, 'shutdown failed');
         process.exit(1);
       },
     );
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
 }
+process.on('SIGINT', () => stop('SIGINT'));
+process.on('SIGTERM', () => stop('SIGTERM'));
 
-main().catch((error: unknown) => {
-  process.stderr.write(`timetable failed to start: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+starting.catch((error: unknown) => {
+  logger.fatal({ err: error }, 'timetable failed to start');
   process.exit(1);
 });

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadStandaloneConfig, startEmbeddedSystem, type RunningSystem } from '@timetable/standalone';
 import { captureLogger, createTestDatabase, type TestDatabase } from '@timetable/testing';
-import { expectDocumentedAnswer, randomRequest } from './support/random-requests.js';
+import { expectDocumentedAnswer, randomRequest } from '../../gateway/test/support/random-requests.js';
 
 let database: TestDatabase;
 let system: RunningSystem;
