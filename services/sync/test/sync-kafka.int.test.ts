@@ -102,9 +102,18 @@ describe('sync over Kafka with the schema registry', () => {
   });
 
   it('rebuilds the current state by reading timetable.entities.v1 from the beginning', () => {
+    // The topic is shared with every other sync that ever ran against this broker (ids are UUIDv5 of upstream
+    // keys, so other runs reuse them): replay only the states this run published, known by their ce_id.
+    const ourChangeIds = new Set(
+      received
+        .filter((message) => message.topic === topics.changes.name && message.value)
+        .map((message) => changeEvent.parse(payloadOf(message.value!)))
+        .filter((change) => change.syncRunId === run.syncRunId)
+        .map((change) => change.id),
+    );
     const rebuilt = new Map<string, Record<string, unknown> | null>();
     for (const message of received) {
-      if (message.topic !== topics.entities.name || !snapshot.has(message.key)) continue;
+      if (message.topic !== topics.entities.name || !ourChangeIds.has(message.headers.ce_id ?? '')) continue;
       rebuilt.set(message.key, message.value === null ? null : entityState.parse(payloadOf(message.value)).data);
     }
     expect(rebuilt.size).toBe(snapshot.size);

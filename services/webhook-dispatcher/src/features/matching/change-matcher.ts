@@ -10,9 +10,15 @@ export const MATCHER_GROUP_ID = 'webhook-dispatcher';
  * topic (a fresh deployment must not flood subscribers with history); from then on committed offsets
  * and the idempotent insert give at-least-once transport with exactly-once effect.
  */
-export function subscribeChangeMatcher(bus: EventBus, store: MatchStore, logger: Logger, now: () => Date): EventConsumer {
+export function subscribeChangeMatcher(
+  bus: EventBus,
+  store: MatchStore,
+  logger: Logger,
+  now: () => Date,
+  groupId: string = MATCHER_GROUP_ID,
+): EventConsumer {
   return bus.subscribe<ChangeEvent>({
-    groupId: MATCHER_GROUP_ID,
+    groupId,
     topic: topics.changes,
     fromBeginning: false,
     handleBatch: async (events: IncomingEvent<ChangeEvent>[]) => {

@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiClient, expectError } from './support/api-client.js';
+import { startTarget, type Target } from './support/target.js';
+
+/**
+ * A tight first tier with a long window, so every request of this file lands in one window and the
+ * outcome does not depend on timing. Against an external stack its own tiers apply; the test reads
+ * what is left from RateLimit-Remaining instead of assuming a number.
+ */
+const RATE_LIMITS = '3/10s,100/1m,1000/1h';
+
+let target: Target;
+let client: ApiClient;
+
+beforeAll(async () => {
+  target = await startTarget({ rateLimits: RATE_LIMITS });
+  client = new ApiClient(target.baseUrl);
+});
+
+afterAll(() => target?.stop());
+
+/** Spends whatever is left of the read budget; resolves with the first 429. */
+async function readUntilLimited(): Promise<void> {
+  for (let i = 0; i < 50; i++) {
+    const response = await client.get('/statistics');
+    if (response.status === 429) return expectError(response, 429, 'RATE_LIMITED');
+    expect(response.status).toBe(200);
+  }
+  throw new Error('no 429 within 50 public reads');
+}
+
+describe('public reads are rate limited per client: the request past the limit answers 429', () => {
+  it('sends RateLimit-* headers and, once the tier is exhausted, 429 RATE_LIMITED with Retry-After', async () => {
+    const first = await client.get('/programs');
+    expect(first.status).toBe(200);
+    const limit = Number(first.headers.get('ratelimit-limit'));
+    const remaining = Number(first.headers.get('ratelimit-remaining'));
+    expect(limit).toBeGreaterThan(0);
+    expect(remaining).toBeLessThan(limit);
+    expect(Number(first.headers.get('ratelimit-reset'))).toBeGreaterThan(0);
+
+    for (let i = 0; i < remaining; i++) expect((await client.get('/statistics')).status).toBe(200);
+    const limited = await client.get('/programs');
+    expectError(limited, 429, 'RATE_LIMITED');
+    const retryAfter = Number(limited.headers.get('retry-after'));
+    expect(Number.isInteger(retryAfter)).toBe(true);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(limited.headers.get('ratelimit-limit')).toBe(String(limit));
+    expect(limited.headers.get('ratelimit-remaining')).toBe('0');
+    expect(Number(limited.headers.get('ratelimit-reset'))).toBeGreaterThan(0);
+    // Every public read shares the budget, whatever the route.
+    expectError(await client.get('/changes'), 429, 'RATE_LIMITED');
+  });
+});
+
+describe('developer and webhook routes are not rate limited', () => {
+  it('still serves register, the developer account and webhooks after the read budget is spent', async () => {
+    await readUntilLimited();
+    const developer = await client.registerDeveloper();
+    for (let i = 0; i < 5; i++) {
+      const me = await client.get('/developers/me', { apiKey: developer.apiKey });
+      expect(me.status).toBe(200);
+      expect(me.headers.get('retry-after')).toBeNull();
+      expect((await client.get('/webhooks', { apiKey: developer.apiKey })).status).toBe(200);
+    }
+    expect((await client.post('/webhooks', { apiKey: developer.apiKey, json: { url: 'http://receiver.internal:9/hooks' } })).status).toBe(201);
+    expect((await client.get('/developers/usage', { apiKey: developer.apiKey })).status).toBe(200);
+  });
+});
