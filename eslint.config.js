@@ -18,7 +18,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/config/**/*.ts', '**/config.ts', '**/*.config.ts', '**/test/**/*.ts', 'libs/testing/**/*.ts', 'bench/**', 'scripts/**'],
+    files: ['**/config/**/*.ts', '**/config.ts', '**/*.config.ts', '**/test/**/*.ts', 'libs/testing/**/*.ts', 'bench/**', 'scripts/**', 'deploy/docker/*.mjs'],
     rules: { 'no-restricted-syntax': 'off' },
   },
 );

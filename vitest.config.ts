@@ -4,6 +4,9 @@ import { defineConfig } from 'vitest/config';
 // `npm start` run the code as written, while the built image resolves to dist/.
 const conditions = ['@timetable/source', 'module', 'node', 'development|production'];
 
+// Tests that start the whole distributed stack (scripts/stack) as separate processes.
+const DISTRIBUTED_TESTS = 'services/standalone/test/distributed/**/*.int.test.ts';
+
 const shared = {
   resolve: { conditions },
   ssr: { resolve: { conditions, externalConditions: ['@timetable/source'] } },
@@ -27,11 +30,25 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['{libs,services,tools}/*/test/**/*.int.test.ts', 'deploy/test/**/*.int.test.ts'],
+          exclude: [DISTRIBUTED_TESTS, '**/node_modules/**'],
           globalSetup: ['libs/testing/src/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           pool: 'forks',
           maxWorkers: 2,
+        },
+      },
+      {
+        // A process per service each: run alone (`npm run test:distributed`), not beside the integration files.
+        ...shared,
+        test: {
+          name: 'distributed',
+          include: [DISTRIBUTED_TESTS],
+          globalSetup: ['libs/testing/src/global-setup.ts'],
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
+          pool: 'forks',
+          maxWorkers: 1,
         },
       },
     ],

@@ -5,3 +5,5 @@ export { jsonSchemaOf } from './kafka/schema-codec.js';
 export { createOutboxTable } from './outbox/outbox-migration.js';
 export { appendToOutbox } from './outbox/outbox-writer.js';
 export { OutboxRelay, type OutboxRelaySettings } from './outbox/outbox-relay.js';
+export { consumerReadiness, DEFAULT_MAX_CONSUMER_LAG } from './consumer-readiness.js';
+export { openDistributedBackends, type DistributedBackendSettings, type DistributedBackends } from './distributed-backends.js';

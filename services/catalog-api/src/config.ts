@@ -1,13 +1,12 @@
 import { z } from 'zod';
-import { field, readConfig } from '@timetable/config';
+import { field, readConfig, serviceProcessFields } from '@timetable/config';
 
 const schema = z.object({
-  PORT: field.port(3001),
-  DATABASE_URL: field.url(),
-  KAFKA_BROKERS: field.commaList().optional(),
-  SCHEMA_REGISTRY_URL: field.url().optional(),
+  ...serviceProcessFields(3001),
+  /** Unset: a per-process memory cache (replicas then serve stale entries until their TTL). */
   REDIS_URL: field.url().optional(),
-  LOG_LEVEL: field.logLevel(),
+  /** Namespaces the cache keys when several stacks share one Redis. */
+  REDIS_KEY_PREFIX: z.string().default(''),
   TIME_ZONE: field.timeZone(),
   PUBLIC_BASE_URL: field.url().default('http://localhost:3000'),
   ICAL_DOMAIN: z.string().min(1).optional(),

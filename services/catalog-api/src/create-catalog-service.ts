@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { Cache } from '@timetable/cache';
 import { isDatabaseReachable, type Knex } from '@timetable/db';
-import type { EventBus } from '@timetable/events';
+import { consumerReadiness, type EventBus } from '@timetable/events';
 import type { ServiceModule } from '@timetable/http';
 import type { Logger } from '@timetable/observability';
 import { ResponseCache } from './http/cached-response.js';
@@ -46,6 +46,8 @@ export interface CatalogServiceDeps {
   timeZone: string;
   /** Domain part of iCal UIDs (ICAL_DOMAIN). */
   icalDomain: string;
+  /** /ready fails while the projection is more than this many messages behind (CONSUMER_MAX_LAG). */
+  maxConsumerLag?: number | undefined;
   now?: () => Date;
 }
 
@@ -75,7 +77,7 @@ export function createCatalogService(deps: CatalogServiceDeps): Promise<ServiceM
     routes,
     readiness: [
       { name: 'catalog-database', check: () => isDatabaseReachable(knex) },
-      { name: 'catalog-projection', check: () => consumer.isHealthy() },
+      consumerReadiness('catalog-projection', consumer, deps.maxConsumerLag),
     ],
     start: () => consumer.start(),
     stop: () => consumer.stop(),

@@ -1,5 +1,5 @@
 import { isDatabaseReachable, type Knex } from '@timetable/db';
-import type { EventBus } from '@timetable/events';
+import { consumerReadiness, type EventBus } from '@timetable/events';
 import type { ServiceModule } from '@timetable/http';
 import type { Logger } from '@timetable/observability';
 import { subscribeChangeLog } from './features/change-log/change-log-consumer.js';
@@ -11,6 +11,8 @@ export interface ChangesServiceDeps {
   knex: Knex;
   bus: EventBus;
   logger: Logger;
+  /** /ready fails while the consumer is more than this many messages behind (CONSUMER_MAX_LAG). */
+  maxConsumerLag?: number | undefined;
 }
 
 /** The change log: consumes timetable.changes.v1 and serves /changes. */
@@ -23,7 +25,7 @@ export function createChangesService(deps: ChangesServiceDeps): Promise<ServiceM
     routes: changesRouter(store),
     readiness: [
       { name: 'changes-store', check: () => isDatabaseReachable(deps.knex) },
-      { name: 'changes-consumer', check: () => consumer.isHealthy() },
+      consumerReadiness('changes-consumer', consumer, deps.maxConsumerLag),
     ],
     async start() {
       await consumer.start();

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { KeyVerifier, WebhookCounter } from '@timetable/contracts';
 import { isDatabaseReachable, type Knex } from '@timetable/db';
-import type { EventBus } from '@timetable/events';
+import { consumerReadiness, type EventBus } from '@timetable/events';
 import type { DeveloperIdentity, ServiceModule } from '@timetable/http';
 import type { Logger } from '@timetable/observability';
 import { internalKeyRoutes } from './features/api-keys/internal-key-routes.js';
@@ -20,6 +20,8 @@ export interface DeveloperAuthServiceDeps {
   logger: Logger;
   identity: DeveloperIdentity;
   webhookCounter: WebhookCounter;
+  /** /ready fails while the usage consumer is more than this many messages behind (CONSUMER_MAX_LAG). */
+  maxConsumerLag?: number | undefined;
   now?: () => Date;
 }
 
@@ -43,7 +45,7 @@ export function createDeveloperAuthService(deps: DeveloperAuthServiceDeps): Prom
     keyVerifier,
     readiness: [
       { name: 'developer-auth-store', check: () => isDatabaseReachable(deps.knex) },
-      { name: 'developer-auth-usage-consumer', check: () => consumer.isHealthy() },
+      consumerReadiness('developer-auth-usage-consumer', consumer, deps.maxConsumerLag),
     ],
     start: () => consumer.start(),
     stop: () => consumer.stop(),

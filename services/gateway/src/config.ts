@@ -61,8 +61,12 @@ const schema = z.object({
   LOG_LEVEL: field.logLevel(),
   ...gatewayEdgeFields,
   REDIS_URL: field.url().optional(),
+  /** Namespaces the rate-limit keys when several stacks share one Redis. */
+  REDIS_KEY_PREFIX: z.string().default(''),
   KAFKA_BROKERS: field.commaList().optional(),
   SCHEMA_REGISTRY_URL: field.url().optional(),
+  /** Put in front of topic names, so several stacks share one Kafka cluster. */
+  KAFKA_TOPIC_PREFIX: z.string().default(''),
   INTERNAL_AUTH_SECRET: z.string().min(16, 'must be at least 16 characters'),
   CATALOG_API_URL: field.url(),
   SYNC_URL: field.url(),

@@ -30,13 +30,20 @@ export async function startDistributedGateway(config: GatewayConfig, logger: Log
   // A short command timeout and no offline queue: with Redis down a limit check fails fast (and the
   // limiter fails open) instead of holding requests while ioredis reconnects.
   const redis = config.REDIS_URL
-    ? new Redis(config.REDIS_URL, { commandTimeout: 250, enableOfflineQueue: false, maxRetriesPerRequest: 1 })
+    ? new Redis(config.REDIS_URL, { commandTimeout: 250, enableOfflineQueue: false, maxRetriesPerRequest: 1, keyPrefix: config.REDIS_KEY_PREFIX })
     : undefined;
   redis?.on('error', (error: unknown) => logger.warn({ err: error }, 'redis connection error'));
   if (!redis) logger.warn('REDIS_URL unset: the rate budget is per gateway replica');
   const rateLimiter: RateLimiter = redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter();
   const bus: EventBus = config.KAFKA_BROKERS
-    ? new KafkaBus({ brokers: config.KAFKA_BROKERS, clientId: 'gateway', schemaRegistryUrl: config.SCHEMA_REGISTRY_URL, topics: ALL_TOPICS, logger })
+    ? new KafkaBus({
+        brokers: config.KAFKA_BROKERS,
+        clientId: 'gateway',
+        schemaRegistryUrl: config.SCHEMA_REGISTRY_URL,
+        topicPrefix: config.KAFKA_TOPIC_PREFIX,
+        topics: ALL_TOPICS,
+        logger,
+      })
     : new InProcessBus(logger);
   if (!config.KAFKA_BROKERS) logger.warn('KAFKA_BROKERS unset: usage events stay in this process');
   await bus.connect();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { field, readConfig } from '@timetable/config';
+import { field, readConfig, serviceProcessFields } from '@timetable/config';
 
 /** The sync variables of DESIGN.md section 7; the standalone config spreads them into its own schema. */
 export const syncConfigFields = {
@@ -11,14 +11,10 @@ export const syncConfigFields = {
 
 /** The distributed sync process: its own database, Kafka, and a real upstream. */
 const schema = z.object({
+  ...serviceProcessFields(3002),
   ...syncConfigFields,
   UPSTREAM_BASE_URL: field.url(),
-  PORT: field.port(3002),
-  DATABASE_URL: field.url(),
-  KAFKA_BROKERS: field.commaList(),
-  SCHEMA_REGISTRY_URL: field.url().optional(),
   TIME_ZONE: field.timeZone(),
-  LOG_LEVEL: field.logLevel(),
 });
 
 export type SyncConfig = z.infer<typeof schema>;

@@ -48,6 +48,9 @@ export function createSyncService(deps: SyncServiceDeps): Promise<SyncService> {
   });
   const runner = new SyncRunner({ knex: deps.knex, client, snapshots, runs, relay, logger, timeZone: deps.timeZone, planningUnit: deps.planningUnit });
   let firstRunDone = false;
+  // Ready only once the first run's events have left the outbox too: before that the catalog and the
+  // change log would still be empty behind a ready service. Latched, so later runs never flip it.
+  let firstRunPublished = false;
   const runOnce = () =>
     runner.runOnce().finally(() => {
       firstRunDone = true;
@@ -64,7 +67,10 @@ export function createSyncService(deps: SyncServiceDeps): Promise<SyncService> {
     readiness: [
       { name: 'sync-database', check: () => isDatabaseReachable(deps.knex) },
       { name: 'sync-outbox-relay', check: () => relay.isHealthy() },
-      { name: 'sync-first-run', check: () => firstRunDone },
+      {
+        name: 'sync-first-run',
+        check: async () => (firstRunPublished ||= firstRunDone && (await relay.backlog()) === 0),
+      },
     ],
     runOnce,
     relay,

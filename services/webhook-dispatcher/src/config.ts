@@ -1,6 +1,6 @@
 import { BlockList, isIPv4 } from 'node:net';
 import { z } from 'zod';
-import { field } from '@timetable/config';
+import { field, readConfig, serviceProcessFields } from '@timetable/config';
 import type { BreakerSettings } from './features/breaker/host-breakers.js';
 
 const cidr = z.string().refine(isCidr, 'must be a CIDR such as 169.254.0.0/16');
@@ -20,6 +20,19 @@ export const webhookConfigFields = {
 };
 
 export type WebhookConfig = z.infer<z.ZodObject<typeof webhookConfigFields>>;
+
+/** The dispatcher as its own process: its store, Kafka, and the gateway's identity secret. */
+const processSchema = z.object({
+  ...serviceProcessFields(3004),
+  ...webhookConfigFields,
+  INTERNAL_AUTH_SECRET: z.string().min(16, 'must be at least 16 characters'),
+});
+
+export type WebhookProcessConfig = z.infer<typeof processSchema>;
+
+export function loadWebhookProcessConfig(env: Record<string, string | undefined> = process.env): WebhookProcessConfig {
+  return readConfig(processSchema, env);
+}
 
 export interface WebhookSettings {
   intervalSeconds: number;

@@ -1,6 +1,13 @@
 export { createWebhookService, type WebhookServiceDeps, type WebhookServiceModule } from './create-webhook-service.js';
 export { webhookMigrations, WEBHOOKS_SCHEMA } from './migrations/webhook-migrations.js';
-export { webhookConfigFields, webhookSettingsFrom, type WebhookConfig, type WebhookSettings } from './config.js';
+export {
+  loadWebhookProcessConfig,
+  webhookConfigFields,
+  webhookSettingsFrom,
+  type WebhookConfig,
+  type WebhookProcessConfig,
+  type WebhookSettings,
+} from './config.js';
 export type { BreakerSettings } from './features/breaker/host-breakers.js';
 export { verifyWebhookSignature, SIGNATURE_TOLERANCE_SECONDS } from './features/signing/verify-webhook-signature.js';
 export { signPayload, SIGNATURE_HEADER, TIMESTAMP_HEADER } from './features/signing/sign-payload.js';

@@ -14,6 +14,11 @@ export interface KafkaBusSettings {
   schemaRegistryUrl?: string | undefined;
   topics: TopicDefinition[];
   partitions?: number;
+  /**
+   * Put in front of every topic name and consumer group id (KAFKA_TOPIC_PREFIX), so several environments
+   * share one cluster without reading each other's events; services keep using the logical names.
+   */
+  topicPrefix?: string | undefined;
   logger: Logger;
 }
 
@@ -23,8 +28,10 @@ export class KafkaBus implements EventBus {
   private readonly codec: ValueCodec;
   private producer: Producer | undefined;
   private connected = false;
+  private readonly prefix: string;
 
   constructor(private readonly settings: KafkaBusSettings) {
+    this.prefix = settings.topicPrefix ?? '';
     this.kafka = new Kafka({
       clientId: settings.clientId,
       brokers: settings.brokers,
@@ -36,7 +43,7 @@ export class KafkaBus implements EventBus {
 
   async connect(): Promise<void> {
     await this.ensureTopics();
-    await this.codec.prepare(this.settings.topics);
+    await this.codec.prepare(this.settings.topics.map((topic) => this.physical(topic)));
     this.producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
     await this.producer.connect();
     this.connected = true;
@@ -55,10 +62,11 @@ export class KafkaBus implements EventBus {
     if (!this.producer) throw new Error('KafkaBus.publish before connect');
     const byTopic = new Map<string, { key: string; value: Buffer | null; headers: Record<string, string> }[]>();
     for (const event of events) {
-      const value = event.value === null ? null : await this.codec.encode(event.topic, event.value);
-      const messages = byTopic.get(event.topic) ?? [];
+      const topic = this.prefix + event.topic;
+      const value = event.value === null ? null : await this.codec.encode(topic, event.value);
+      const messages = byTopic.get(topic) ?? [];
       messages.push({ key: event.key, value, headers: event.headers ?? {} });
-      byTopic.set(event.topic, messages);
+      byTopic.set(topic, messages);
     }
     await this.producer.sendBatch({
       acks: -1,
@@ -69,7 +77,12 @@ export class KafkaBus implements EventBus {
   }
 
   subscribe<T>(options: SubscriptionOptions<T>): EventConsumer {
-    return new KafkaEventConsumer(this.kafka, this.codec, options, this.settings.logger);
+    const physical = { ...options, groupId: this.prefix + options.groupId, topic: this.physical(options.topic) };
+    return new KafkaEventConsumer(this.kafka, this.codec, physical, this.settings.logger);
+  }
+
+  private physical<T extends TopicDefinition>(topic: T): T {
+    return { ...topic, name: this.prefix + topic.name };
   }
 
   private async ensureTopics(): Promise<void> {
@@ -77,7 +90,7 @@ export class KafkaBus implements EventBus {
     await admin.connect();
     try {
       const existing = new Set(await admin.listTopics());
-      const missing = this.settings.topics.filter((topic) => !existing.has(topic.name));
+      const missing = this.settings.topics.map((topic) => this.physical(topic)).filter((topic) => !existing.has(topic.name));
       if (missing.length === 0) return;
       await admin.createTopics({
         waitForLeaders: true,

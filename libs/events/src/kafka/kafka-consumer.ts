@@ -12,7 +12,11 @@ import type { ValueCodec } from './schema-codec.js';
 export class KafkaEventConsumer<T> implements EventConsumer {
   private consumer: Consumer | undefined;
   private running = false;
+  /** Until the group assigned partitions, the position is unknown: not caught up. */
+  private joined = false;
   private readonly lagByPartition = new Map<number, number>();
+  /** Batches handled per partition, so a join-time measurement never overwrites a fresher batch's lag. */
+  private readonly batchesByPartition = new Map<number, number>();
 
   constructor(
     private readonly kafka: Kafka,
@@ -27,6 +31,13 @@ export class KafkaEventConsumer<T> implements EventConsumer {
     consumer.on(consumer.events.CRASH, ({ payload }) => {
       this.logger.error({ err: payload.error, group: this.options.groupId }, 'consumer crashed');
       if (!payload.restart) this.running = false;
+    });
+    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+      this.measureLag(payload.memberAssignment[this.options.topic.name] ?? []).catch((error: unknown) => {
+        // Without a measurement the lag comes from the batches alone, as before the join.
+        this.joined = true;
+        this.logger.warn({ err: error, group: this.options.groupId }, 'could not measure consumer lag');
+      });
     });
     await consumer.connect();
     await consumer.subscribe({ topic: this.options.topic.name, fromBeginning: this.options.fromBeginning });
@@ -44,12 +55,40 @@ export class KafkaEventConsumer<T> implements EventConsumer {
   }
 
   lag(): number {
+    if (!this.joined) return Number.POSITIVE_INFINITY;
     let total = 0;
     for (const value of this.lagByPartition.values()) total += value;
     return total;
   }
 
-  private async handle({ batch, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
+  /**
+   * On joining, the distance from the group's committed positions to the ends of the assigned partitions:
+   * a replica restarted behind a busy topic reports its backlog before the first batch arrives.
+   */
+  private async measureLag(partitions: number[]): Promise<void> {
+    const topic = this.options.topic.name;
+    const batchesBefore = new Map(this.batchesByPartition);
+    const admin = this.kafka.admin();
+    await admin.connect();
+    try {
+      const [ends, [committed]] = await Promise.all([admin.fetchTopicOffsets(topic), admin.fetchOffsets({ groupId: this.options.groupId, topics: [topic] })]);
+      for (const partition of this.lagByPartition.keys()) if (!partitions.includes(partition)) this.lagByPartition.delete(partition);
+      for (const partition of partitions) {
+        const end = ends.find((offsets) => offsets.partition === partition);
+        if (!end || this.batchesByPartition.get(partition) !== batchesBefore.get(partition)) continue;
+        const position = committed?.partitions.find((offsets) => offsets.partition === partition)?.offset ?? '-1';
+        // No committed position yet: the group starts at the earliest (fromBeginning) or the latest offset.
+        const start = position !== '-1' ? position : this.options.fromBeginning ? end.low : end.high;
+        this.lagByPartition.set(partition, Math.max(0, Number(BigInt(end.high) - BigInt(start))));
+      }
+      this.joined = true;
+      consumerLag.set({ group: this.options.groupId, topic }, this.lag());
+    } finally {
+      await admin.disconnect();
+    }
+  }
+
+  private async handle({ batch, heartbeat, isRunning, isStale, resolveOffset }: EachBatchPayload): Promise<void> {
     const { topic, partition } = batch;
     const events: IncomingEvent<T>[] = [];
     for (const message of batch.messages) {
@@ -60,10 +99,13 @@ export class KafkaEventConsumer<T> implements EventConsumer {
     if (events.length > 0) await this.options.handleBatch(events);
     const last = batch.messages.at(-1);
     if (!last) return;
+    // Resolving moves the fetch position on; without it kafkajs fetches this batch again and again.
+    resolveOffset(last.offset);
     await this.consumer?.commitOffsets([{ topic, partition, offset: (BigInt(last.offset) + 1n).toString() }]);
     eventsConsumed.inc({ group: this.options.groupId, topic }, events.length);
     const lag = Math.max(0, Number(BigInt(batch.highWatermark) - BigInt(last.offset) - 1n));
     this.lagByPartition.set(partition, lag);
+    this.batchesByPartition.set(partition, (this.batchesByPartition.get(partition) ?? 0) + 1);
     consumerLag.set({ group: this.options.groupId, topic }, this.lag());
     await heartbeat();
   }

@@ -52,12 +52,26 @@ export class RegistryCodec implements ValueCodec {
   }
 
   async prepare(topics: TopicDefinition[]): Promise<void> {
-    for (const topic of topics) {
+    for (const topic of topics) this.schemaIds.set(topic.name, await this.register(topic));
+  }
+
+  /**
+   * The client creates a new subject, then sets its compatibility in a second request: processes starting
+   * together race between the two (one sees the registry's default and is refused, another's PUT of the
+   * rule conflicts). A retry finds the subject settled on BACKWARD.
+   */
+  private async register(topic: TopicDefinition, attempt = 1): Promise<number> {
+    try {
       const { id } = await this.registry.register(
         { type: SchemaType.JSON, schema: JSON.stringify(jsonSchemaOf(topic)) },
         { subject: `${topic.name}-value`, compatibility: COMPATIBILITY.BACKWARD },
       );
-      this.schemaIds.set(topic.name, id);
+      return id;
+    } catch (error) {
+      const racing = (error as Error).name === 'ConfluentSchemaRegistryCompatibilityError' || (error as { status?: number }).status === 409;
+      if (attempt >= 5 || !racing) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+      return this.register(topic, attempt + 1);
     }
   }
 

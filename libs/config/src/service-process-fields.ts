@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { commaList, logLevel, port, positiveInteger, url } from './config-fields.js';
+
+/**
+ * The variables every service process of the distributed mode reads (DESIGN.md section 7), spread into
+ * each service's own config schema. KAFKA_TOPIC_PREFIX lets several stacks share one cluster;
+ * CONSUMER_MAX_LAG is how far behind a consumer may be while /ready still says ready.
+ */
+export function serviceProcessFields(defaultPort: number) {
+  return {
+    PORT: port(defaultPort),
+    LOG_LEVEL: logLevel(),
+    DATABASE_URL: url(),
+    KAFKA_BROKERS: commaList().pipe(z.array(z.string()).min(1, 'must name at least one broker')),
+    SCHEMA_REGISTRY_URL: url().optional(),
+    KAFKA_TOPIC_PREFIX: z.string().default(''),
+    CONSUMER_MAX_LAG: positiveInteger(1000),
+  };
+}

@@ -1,0 +1,60 @@
+import { ALL_TOPICS } from '@timetable/contracts';
+import { createKnex, migrateToLatest, type Knex, type MigrationSet } from '@timetable/db';
+import type { Logger } from '@timetable/observability';
+import type { EventBus } from './event-bus.js';
+import { KafkaBus } from './kafka/kafka-bus.js';
+
+export interface DistributedBackendSettings {
+  /** The service's own database (DATABASE_URL). */
+  databaseUrl: string;
+  schema: string;
+  migrations: MigrationSet;
+  kafkaBrokers: string[];
+  schemaRegistryUrl?: string | undefined;
+  topicPrefix?: string | undefined;
+  /** Kafka client id; the service name. */
+  clientId: string;
+  logger: Logger;
+}
+
+export interface DistributedBackends {
+  /** On the service's schema, migrated to latest. */
+  knex: Knex;
+  /** Connected; topics exist and their schemas are registered. */
+  bus: EventBus;
+  /** Disconnects the bus, then closes the pool: the last step of a drain. */
+  close(): Promise<void>;
+}
+
+/**
+ * What every service process of the distributed mode opens before building its module: its own store,
+ * migrated, and the Kafka bus. Knex refuses (rather than waits) when another process holds its migration
+ * lock, so further replicas start once the first one is up.
+ */
+export async function openDistributedBackends(settings: DistributedBackendSettings): Promise<DistributedBackends> {
+  const knex = createKnex({ connectionString: settings.databaseUrl, schema: settings.schema, logger: settings.logger.child({ schema: settings.schema }) });
+  const bus = new KafkaBus({
+    brokers: settings.kafkaBrokers,
+    clientId: settings.clientId,
+    schemaRegistryUrl: settings.schemaRegistryUrl,
+    topicPrefix: settings.topicPrefix,
+    topics: ALL_TOPICS,
+    logger: settings.logger.child({ component: 'bus' }),
+  });
+  try {
+    await migrateToLatest(knex, settings.schema, settings.migrations);
+    await bus.connect();
+  } catch (error) {
+    await bus.disconnect().catch(() => undefined);
+    await knex.destroy();
+    throw error;
+  }
+  return {
+    knex,
+    bus,
+    async close() {
+      await bus.disconnect();
+      await knex.destroy();
+    },
+  };
+}

@@ -1,0 +1,78 @@
+import type { Logger } from '@timetable/observability';
+import { createServiceApp } from './create-service-app.js';
+import { listen, type RunningServer } from './http-server.js';
+import type { ServiceModule } from './service-module.js';
+
+export interface OpenedService {
+  module: ServiceModule;
+  /** Releases what `open` acquired (bus, pools); called after the module stopped. */
+  close(): Promise<void>;
+}
+
+export interface ServiceProcessOptions {
+  name: string;
+  port: number;
+  logger: Logger;
+  /** Connects the service's backends and builds its module. */
+  open(): Promise<OpenedService>;
+}
+
+/**
+ * The main loop of one service process in distributed mode: open, serve the module's public routes under
+ * /v1/timetable and its internal routes beside them, start its consumers and jobs, and on SIGINT/SIGTERM
+ * drain in order (stop accepting requests, stop the module, close the backends) and exit 0.
+ */
+export function runServiceProcess(options: ServiceProcessOptions): void {
+  const { logger } = options;
+  let opened: OpenedService | undefined;
+  let server: RunningServer | undefined;
+  let stopping = false;
+
+  const stop = async () => {
+    await server?.close();
+    await opened?.module.stop().catch((error: unknown) => logger.error({ err: error }, 'module stop failed'));
+    await opened?.close();
+  };
+  const exitAfter = (work: Promise<void>, code: number) =>
+    work.then(
+      () => process.exit(code),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+
+  const starting = (async () => {
+    opened = await options.open();
+    const { module } = opened;
+    const app = createServiceApp({
+      name: options.name,
+      logger,
+      routes: module.routes,
+      readiness: module.readiness,
+      configure: (express) => {
+        if (module.internalRoutes) express.use(module.internalRoutes);
+      },
+    });
+    await module.start();
+    server = await listen(app, options.port);
+    logger.info({ url: server.url }, `${options.name} ready`);
+  })();
+
+  // A signal while starting still drains what was opened so far.
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    void exitAfter(starting.then(stop, stop), 0);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  starting.catch((error: unknown) => {
+    if (stopping) return;
+    stopping = true;
+    logger.fatal({ err: error }, `${options.name} failed to start`);
+    void exitAfter(stop(), 1);
+  });
+}

@@ -1,0 +1,51 @@
+import { createServer } from 'node:net';
+
+/** The service processes of the distributed mode; `scalable` ones run `--replicas` times. */
+export const STACK_SERVICES = [
+  { name: 'sync', entry: 'services/sync/src/main.ts', scalable: false },
+  { name: 'catalog-api', entry: 'services/catalog-api/src/main.ts', scalable: true },
+  { name: 'changes', entry: 'services/changes/src/main.ts', scalable: true },
+  { name: 'webhook-dispatcher', entry: 'services/webhook-dispatcher/src/main.ts', scalable: true },
+  { name: 'developer-auth', entry: 'services/developer-auth/src/main.ts', scalable: false },
+] as const;
+
+export type StackServiceName = (typeof STACK_SERVICES)[number]['name'];
+
+export const GATEWAY_ENTRY = 'services/gateway/src/main.ts';
+export const SIMULATOR_ENTRY = 'tools/starplan-sim/src/main.ts';
+
+/** `catalog-api` for the first replica, `catalog-api-2` for the second. */
+export function replicaName(service: string, replica: number): string {
+  return replica === 1 ? service : `${service}-${replica}`;
+}
+
+/**
+ * Gateway replica n proxies to replica n of each scalable service (and to the single sync and
+ * developer-auth): no load balancer needed, and every replica gets traffic once clients spread over gateways.
+ */
+export function gatewayUpstreamEnv(replica: number, urlOf: (name: string) => string): Record<string, string> {
+  const pick = (service: StackServiceName) => {
+    const definition = STACK_SERVICES.find((candidate) => candidate.name === service);
+    return urlOf(definition?.scalable ? replicaName(service, replica) : service);
+  };
+  return {
+    CATALOG_API_URL: pick('catalog-api'),
+    SYNC_URL: pick('sync'),
+    CHANGES_URL: pick('changes'),
+    WEBHOOKS_URL: pick('webhook-dispatcher'),
+    DEVELOPER_AUTH_URL: pick('developer-auth'),
+  };
+}
+
+/** A port nobody listens on right now (the child binds it a moment later). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
