@@ -23,6 +23,8 @@ export default defineConfig({
           include: ['{libs,services,tools}/*/test/**/*.test.ts', 'deploy/test/**/*.test.ts'],
           exclude: ['**/*.int.test.ts', '**/node_modules/**'],
           testTimeout: 10_000,
+          // Projects with different worker limits need their own group; units first, as the quick signal.
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -36,6 +38,7 @@ export default defineConfig({
           hookTimeout: 120_000,
           pool: 'forks',
           maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -49,6 +52,7 @@ export default defineConfig({
           hookTimeout: 300_000,
           pool: 'forks',
           maxWorkers: 1,
+          sequence: { groupOrder: 2 },
         },
       },
     ],
