@@ -1,5 +1,6 @@
 import type { Logger } from '@timetable/observability';
 import { createServiceApp } from './create-service-app.js';
+import { drainOnSignal } from './drain-on-signal.js';
 import { listen, type RunningServer } from './http-server.js';
 import type { ServiceModule } from './service-module.js';
 
@@ -26,21 +27,12 @@ export function runServiceProcess(options: ServiceProcessOptions): void {
   const { logger } = options;
   let opened: OpenedService | undefined;
   let server: RunningServer | undefined;
-  let stopping = false;
 
   const stop = async () => {
     await server?.close();
     await opened?.module.stop().catch((error: unknown) => logger.error({ err: error }, 'module stop failed'));
     await opened?.close();
   };
-  const exitAfter = (work: Promise<void>, code: number) =>
-    work.then(
-      () => process.exit(code),
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
 
   const starting = (async () => {
     opened = await options.open();
@@ -57,22 +49,8 @@ export function runServiceProcess(options: ServiceProcessOptions): void {
     await module.start();
     server = await listen(app, options.port);
     logger.info({ url: server.url }, `${options.name} ready`);
+    return { stop };
   })();
 
-  // A signal while starting still drains what was opened so far.
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    void exitAfter(starting.then(stop, stop), 0);
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-
-  starting.catch((error: unknown) => {
-    if (stopping) return;
-    stopping = true;
-    logger.fatal({ err: error }, `${options.name} failed to start`);
-    void exitAfter(stop(), 1);
-  });
+  drainOnSignal({ name: options.name, logger, starting, cleanUpFailedStart: stop });
 }

@@ -1,0 +1,47 @@
+import type { Logger } from '@timetable/observability';
+
+export interface Stoppable {
+  stop(): Promise<void>;
+}
+
+export interface DrainOnSignalOptions {
+  name: string;
+  logger: Logger;
+  /** Starts the process's work; what it resolves to is stopped on SIGINT/SIGTERM. */
+  starting: Promise<Stoppable>;
+  /** Releases what a start that failed half-way had acquired. */
+  cleanUpFailedStart?: () => Promise<void>;
+}
+
+/**
+ * The life of every process entry point: SIGINT/SIGTERM drain and exit 0 (a signal during start-up waits
+ * for the start, then drains), a failed start cleans up and exits 1. Handlers are installed at once, so
+ * no signal ever meets Node's default of dying mid-write.
+ */
+export function drainOnSignal(options: DrainOnSignalOptions): void {
+  const { logger, starting } = options;
+  const cleanUp = options.cleanUpFailedStart ?? (() => Promise.resolve());
+  let stopping = false;
+  const exitAfter = (work: Promise<void>, code: number) =>
+    work.then(
+      () => process.exit(code),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    void exitAfter(starting.then((started) => started.stop(), cleanUp), 0);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  starting.catch((error: unknown) => {
+    if (stopping) return;
+    stopping = true;
+    logger.fatal({ err: error }, `${options.name} failed to start`);
+    void exitAfter(cleanUp(), 1);
+  });
+}
