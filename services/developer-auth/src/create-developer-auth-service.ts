@@ -3,7 +3,7 @@ import type { KeyVerifier, WebhookCounter } from '@timetable/contracts';
 import { isDatabaseReachable, type Knex } from '@timetable/db';
 import { consumerReadiness, type EventBus } from '@timetable/events';
 import type { DeveloperIdentity, ServiceModule } from '@timetable/http';
-import type { Logger } from '@timetable/observability';
+import { PeriodicJob, type Logger } from '@timetable/observability';
 import { internalKeyRoutes } from './features/api-keys/internal-key-routes.js';
 import { StoredKeyVerifier } from './features/api-keys/stored-key-verifier.js';
 import { DeveloperService } from './features/developers/developer-service.js';
@@ -11,7 +11,10 @@ import { developersRouter } from './features/developers/developers-router.js';
 import { KnexDeveloperStore } from './features/developers/knex-developer-store.js';
 import { KnexUsageStore } from './features/usage/knex-usage-store.js';
 import { subscribeUsage } from './features/usage/usage-consumer.js';
+import { deleteExpiredUsage } from './features/usage/usage-retention.js';
 import { usageRouter } from './features/usage/usage-router.js';
+
+const RETENTION_INTERVAL_MS = 60 * 60_000;
 
 export interface DeveloperAuthServiceDeps {
   /** On the `developer_auth` schema, already migrated with `developerAuthMigrations`. */
@@ -20,12 +23,14 @@ export interface DeveloperAuthServiceDeps {
   logger: Logger;
   identity: DeveloperIdentity;
   webhookCounter: WebhookCounter;
-  /** /ready fails while the usage consumer is more than this many messages behind (CONSUMER_MAX_LAG). */
-  maxConsumerLag?: number | undefined;
   now?: () => Date;
 }
 
-export type DeveloperAuthModule = ServiceModule & { keyVerifier: KeyVerifier };
+export type DeveloperAuthModule = ServiceModule & {
+  keyVerifier: KeyVerifier;
+  /** One run of the usage retention job; it also runs at start and hourly. */
+  deleteExpiredUsage(): Promise<number>;
+};
 
 /** Developer accounts and keys: serves /developers/*, verifies keys for the gateway, records usage. */
 export function createDeveloperAuthService(deps: DeveloperAuthServiceDeps): Promise<DeveloperAuthModule> {
@@ -36,6 +41,8 @@ export function createDeveloperAuthService(deps: DeveloperAuthServiceDeps): Prom
   const service = new DeveloperService({ store: developers, webhookCounter: deps.webhookCounter, logger, now });
   const keyVerifier = new StoredKeyVerifier(developers);
   const consumer = subscribeUsage(deps.bus, usage);
+  const retention = () => deleteExpiredUsage(usage, now());
+  const retentionJob = new PeriodicJob({ name: 'usage-retention', intervalMs: RETENTION_INTERVAL_MS, logger, run: retention });
   const routes = Router();
   routes.use(developersRouter(service, deps.identity), usageRouter(usage, deps.identity, now));
   return Promise.resolve({
@@ -43,11 +50,18 @@ export function createDeveloperAuthService(deps: DeveloperAuthServiceDeps): Prom
     routes,
     internalRoutes: internalKeyRoutes(keyVerifier),
     keyVerifier,
+    deleteExpiredUsage: retention,
     readiness: [
       { name: 'developer-auth-store', check: () => isDatabaseReachable(deps.knex) },
-      consumerReadiness('developer-auth-usage-consumer', consumer, deps.maxConsumerLag),
+      consumerReadiness('developer-auth-usage-consumer', consumer),
     ],
-    start: () => consumer.start(),
-    stop: () => consumer.stop(),
+    async start() {
+      await consumer.start();
+      await retentionJob.start();
+    },
+    async stop() {
+      await retentionJob.stop();
+      await consumer.stop();
+    },
   });
 }

@@ -15,7 +15,7 @@ runServiceProcess({
   name: 'developer-auth',
   port: config.PORT,
   logger,
-  async open() {
+  async open({ fail }) {
     const backends = await openDistributedBackends({
       databaseUrl: config.DATABASE_URL,
       schema: DEVELOPER_AUTH_SCHEMA,
@@ -24,6 +24,8 @@ runServiceProcess({
       schemaRegistryUrl: config.SCHEMA_REGISTRY_URL,
       topicPrefix: config.KAFKA_TOPIC_PREFIX,
       clientId: 'developer-auth',
+      consumerRetryBudgetMs: config.CONSUMER_RETRY_BUDGET_SECONDS * 1000,
+      onConsumerFailure: fail,
       logger,
     });
     const module = await createDeveloperAuthService({
@@ -32,7 +34,6 @@ runServiceProcess({
       logger,
       identity: new DeveloperIdentity(config.INTERNAL_AUTH_SECRET),
       webhookCounter: new HttpWebhookCounter(config.WEBHOOKS_URL),
-      maxConsumerLag: config.CONSUMER_MAX_LAG,
     });
     return { module, close: backends.close };
   },

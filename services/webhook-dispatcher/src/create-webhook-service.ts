@@ -2,19 +2,25 @@ import type { WebhookCounter } from '@timetable/contracts';
 import { isDatabaseReachable, type Knex } from '@timetable/db';
 import { consumerReadiness, type EventBus } from '@timetable/events';
 import type { DeveloperIdentity, ServiceModule } from '@timetable/http';
-import type { Logger } from '@timetable/observability';
+import { PeriodicJob, type Logger } from '@timetable/observability';
+import { AddressPolicy } from './features/addresses/address-policy.js';
 import { HostBreakers, type BreakerSettings } from './features/breaker/host-breakers.js';
-import { AddressGuard } from './features/delivery/address-guard.js';
+import { AddressGuard, type Resolver } from './features/delivery/address-guard.js';
 import { DeliveryDispatcher } from './features/delivery/delivery-dispatcher.js';
 import { DeliveryStore } from './features/delivery/delivery-store.js';
 import { HttpSender } from './features/delivery/http-sender.js';
 import { subscribeChangeMatcher } from './features/matching/change-matcher.js';
 import { MatchStore } from './features/matching/match-store.js';
+import { DeliveryRetention } from './features/retention/delivery-retention.js';
+import { SecretCipher } from './features/secrets/secret-cipher.js';
+import { prepareStoredSecrets } from './features/secrets/stored-secrets.js';
 import { internalWebhookRoutes } from './features/webhooks/internal-routes.js';
 import { WebhookDeliveriesStore } from './features/webhooks/webhook-deliveries-store.js';
 import { webhookRoutes } from './features/webhooks/webhook-routes.js';
 import { WebhookService } from './features/webhooks/webhook-service.js';
 import { WebhookStore } from './features/webhooks/webhook-store.js';
+
+const RETENTION_INTERVAL_MS = 60 * 60_000;
 
 export interface WebhookServiceDeps {
   /** A knex on the `webhooks` schema, already migrated. */
@@ -22,59 +28,86 @@ export interface WebhookServiceDeps {
   bus: EventBus;
   logger: Logger;
   identity: DeveloperIdentity;
+  /** WEBHOOK_SECRETS_KEY, decoded: encrypts webhook secrets at rest. */
+  secretsKey: Buffer;
   intervalSeconds: number;
   retryDelaysSeconds: number[];
   timeoutMs: number;
   breaker: BreakerSettings;
+  allowCidrs: string[];
   denyCidrs: string[];
+  hostConcurrency: number;
+  retentionDays: number;
+  maxWebhooksPerDeveloper: number;
   /** Attempts in flight at once; default 32. */
   concurrency?: number;
-  /** /ready fails while the matcher is more than this many messages behind (CONSUMER_MAX_LAG). */
-  maxConsumerLag?: number | undefined;
+  /** How long stop() lets attempts in flight finish; default 10 s. */
+  drainTimeoutMs?: number;
   /** The clock for every stored time and signature; tests drive cycles with their own. */
   now?: () => Date;
   /** Consumer group of the change matcher; default `webhook-dispatcher`. Tests on a shared broker use their own. */
   groupId?: string;
+  /** Name resolution for deliveries; tests resolve names to the addresses they need. */
+  resolver?: Resolver;
 }
 
 export type WebhookServiceModule = ServiceModule & {
   webhookCounter: WebhookCounter;
-  dispatcher: { runCycle(): Promise<void> };
+  dispatcher: { runCycle(): Promise<void>; stop(): Promise<void> };
+  retention: DeliveryRetention;
 };
 
-/** Composition root of the webhook-dispatcher: CRUD routes, the change matcher and the delivery cycle. */
-export function createWebhookService(deps: WebhookServiceDeps): Promise<WebhookServiceModule> {
+/** Composition root of the webhook-dispatcher: CRUD routes, the change matcher, the delivery cycle and retention. */
+export async function createWebhookService(deps: WebhookServiceDeps): Promise<WebhookServiceModule> {
   const now = deps.now ?? (() => new Date());
-  const service = new WebhookService(new WebhookStore(deps.knex), new WebhookDeliveriesStore(deps.knex), deps.logger, now);
+  const cipher = new SecretCipher(deps.secretsKey);
+  await prepareStoredSecrets(deps.knex, cipher, deps.logger);
+  const service = new WebhookService({
+    webhooks: new WebhookStore(deps.knex, cipher),
+    deliveries: new WebhookDeliveriesStore(deps.knex),
+    logger: deps.logger,
+    now,
+    maxWebhooksPerDeveloper: deps.maxWebhooksPerDeveloper,
+  });
   const consumer = subscribeChangeMatcher(deps.bus, new MatchStore(deps.knex), deps.logger, now, deps.groupId);
-  const sender = new HttpSender(new AddressGuard(deps.denyCidrs), deps.timeoutMs);
-  const breakers = new HostBreakers(deps.breaker, now);
-  const dispatcher = new DeliveryDispatcher(new DeliveryStore(deps.knex), sender, breakers, deps.logger, {
+  const guard = new AddressGuard(new AddressPolicy({ allowCidrs: deps.allowCidrs, denyCidrs: deps.denyCidrs }), deps.resolver);
+  const sender = new HttpSender(guard, deps.timeoutMs);
+  const breakers = new HostBreakers(deps.breaker, now, deps.logger);
+  const dispatcher = new DeliveryDispatcher(new DeliveryStore(deps.knex, cipher), sender, breakers, deps.logger, {
     intervalSeconds: deps.intervalSeconds,
     retryDelaysSeconds: deps.retryDelaysSeconds,
     timeoutMs: deps.timeoutMs,
     concurrency: deps.concurrency ?? 32,
+    hostConcurrency: deps.hostConcurrency,
+    drainTimeoutMs: deps.drainTimeoutMs ?? 10_000,
     now,
   });
-  return Promise.resolve({
+  const retention = new DeliveryRetention(deps.knex, deps.retentionDays, now);
+  const retentionJob = new PeriodicJob({
+    name: 'delivery-retention', intervalMs: RETENTION_INTERVAL_MS, logger: deps.logger, run: () => retention.runOnce(),
+  });
+  return {
     name: 'webhook-dispatcher',
     routes: webhookRoutes(service, deps.identity),
     internalRoutes: internalWebhookRoutes(service),
     readiness: [
       { name: 'webhooks-database', check: () => isDatabaseReachable(deps.knex) },
-      consumerReadiness('webhooks-changes-consumer', consumer, deps.maxConsumerLag),
+      consumerReadiness('webhooks-changes-consumer', consumer),
     ],
     webhookCounter: service,
     dispatcher,
+    retention,
     async start() {
       await consumer.start();
       dispatcher.start();
+      await retentionJob.start();
     },
     async stop() {
       await consumer.stop();
       await dispatcher.stop();
+      await retentionJob.stop();
       breakers.shutdown();
       await sender.close();
     },
-  });
+  };
 }

@@ -2,6 +2,7 @@ export { createWebhookService, type WebhookServiceDeps, type WebhookServiceModul
 export { webhookMigrations, WEBHOOKS_SCHEMA } from './migrations/webhook-migrations.js';
 export {
   loadWebhookProcessConfig,
+  secretsKeyField,
   webhookConfigFields,
   webhookSettingsFrom,
   type WebhookConfig,
@@ -9,5 +10,6 @@ export {
   type WebhookSettings,
 } from './config.js';
 export type { BreakerSettings } from './features/breaker/host-breakers.js';
+export { generateSecretsKey, parseSecretsKey } from './features/secrets/secret-cipher.js';
 export { verifyWebhookSignature, SIGNATURE_TOLERANCE_SECONDS } from './features/signing/verify-webhook-signature.js';
 export { signPayload, SIGNATURE_HEADER, TIMESTAMP_HEADER } from './features/signing/sign-payload.js';

@@ -5,6 +5,7 @@ import { DeveloperIdentity, runServiceProcess } from '@timetable/http';
 import { createLogger } from '@timetable/observability';
 import { loadWebhookProcessConfig, webhookSettingsFrom } from './config.js';
 import { createWebhookService } from './create-webhook-service.js';
+import { parseSecretsKey } from './features/secrets/secret-cipher.js';
 import { webhookMigrations, WEBHOOKS_SCHEMA } from './migrations/webhook-migrations.js';
 
 const config = loadConfigOrExit(() => loadWebhookProcessConfig());
@@ -14,7 +15,7 @@ runServiceProcess({
   name: 'webhook-dispatcher',
   port: config.PORT,
   logger,
-  async open() {
+  async open({ fail }) {
     const backends = await openDistributedBackends({
       databaseUrl: config.DATABASE_URL,
       schema: WEBHOOKS_SCHEMA,
@@ -23,6 +24,8 @@ runServiceProcess({
       schemaRegistryUrl: config.SCHEMA_REGISTRY_URL,
       topicPrefix: config.KAFKA_TOPIC_PREFIX,
       clientId: 'webhook-dispatcher',
+      consumerRetryBudgetMs: config.CONSUMER_RETRY_BUDGET_SECONDS * 1000,
+      onConsumerFailure: fail,
       logger,
     });
     const module = await createWebhookService({
@@ -30,7 +33,7 @@ runServiceProcess({
       bus: backends.bus,
       logger,
       identity: new DeveloperIdentity(config.INTERNAL_AUTH_SECRET),
-      maxConsumerLag: config.CONSUMER_MAX_LAG,
+      secretsKey: parseSecretsKey(config.WEBHOOK_SECRETS_KEY),
       ...webhookSettingsFrom(config),
     });
     return { module, close: backends.close };

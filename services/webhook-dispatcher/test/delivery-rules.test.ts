@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { readConfig } from '@timetable/config';
 import { z } from 'zod';
 import { webhookConfigFields, webhookSettingsFrom } from '../src/index.js';
-import { AddressGuard } from '../src/features/delivery/address-guard.js';
 import { afterFailedAttempt, MAX_ATTEMPTS } from '../src/features/delivery/retry-schedule.js';
 
 const failedAt = new Date('2025-03-03T10:00:00.000Z');
@@ -23,28 +22,6 @@ describe('retry schedule', () => {
   });
 });
 
-describe('address guard', () => {
-  const guard = new AddressGuard(['169.254.0.0/16', 'fd00::/8']);
-
-  it('denies addresses in the listed ranges, IPv4-mapped ones included', () => {
-    expect(guard.isDenied('169.254.169.254')).toBe(true);
-    expect(guard.isDenied('::ffff:169.254.169.254')).toBe(true);
-    expect(guard.isDenied('fd12::1')).toBe(true);
-  });
-
-  it('allows private and loopback addresses, which are legitimate internal subscribers', () => {
-    expect(guard.isDenied('10.0.0.5')).toBe(false);
-    expect(guard.isDenied('127.0.0.1')).toBe(false);
-    expect(guard.isDenied('::1')).toBe(false);
-  });
-
-  it('refuses literal addresses before connecting', () => {
-    expect(() => guard.checkLiteral('169.254.169.254')).toThrow(/denied range/);
-    expect(() => guard.checkLiteral('[fd00::1]')).toThrow(/denied range/);
-    expect(() => guard.checkLiteral('receiver.internal')).not.toThrow();
-  });
-});
-
 describe('configuration', () => {
   const schema = z.object(webhookConfigFields);
 
@@ -53,23 +30,37 @@ describe('configuration', () => {
       intervalSeconds: 30,
       retryDelaysSeconds: [60, 300, 900],
       timeoutMs: 30_000,
+      hostConcurrency: 4,
+      retentionDays: 30,
+      maxWebhooksPerDeveloper: 25,
       breaker: { minRequests: 10, failurePercent: 70, openSeconds: 30 },
-      denyCidrs: ['169.254.0.0/16'],
+      allowCidrs: [],
+      denyCidrs: [],
     });
   });
 
   it('reads every variable', () => {
     const config = readConfig(schema, {
       DELIVERY_INTERVAL_SECONDS: '5', DELIVERY_RETRY_DELAYS_SECONDS: '1,2,3', DELIVERY_TIMEOUT_MS: '1000',
-      BREAKER_MIN_REQUESTS: '4', BREAKER_FAILURE_PERCENT: '50', BREAKER_OPEN_SECONDS: '10', WEBHOOK_DENY_CIDRS: '169.254.0.0/16, 10.0.0.0/8',
+      BREAKER_MIN_REQUESTS: '4', BREAKER_FAILURE_PERCENT: '50', BREAKER_OPEN_SECONDS: '10', WEBHOOK_DENY_CIDRS: '203.0.113.0/24, 2001:db8::/32',
+      WEBHOOK_ALLOW_CIDRS: '10.20.0.0/16,fd12:3456::/32', DELIVERY_HOST_CONCURRENCY: '2', DELIVERY_RETENTION_DAYS: '7', MAX_WEBHOOKS_PER_DEVELOPER: '3',
     });
-    expect(webhookSettingsFrom(config)).toMatchObject({ intervalSeconds: 5, retryDelaysSeconds: [1, 2, 3], timeoutMs: 1000, denyCidrs: ['169.254.0.0/16', '10.0.0.0/8'] });
+    expect(webhookSettingsFrom(config)).toEqual({
+      intervalSeconds: 5, retryDelaysSeconds: [1, 2, 3], timeoutMs: 1000, hostConcurrency: 2, retentionDays: 7, maxWebhooksPerDeveloper: 3,
+      breaker: { minRequests: 4, failurePercent: 50, openSeconds: 10 },
+      allowCidrs: ['10.20.0.0/16', 'fd12:3456::/32'], denyCidrs: ['203.0.113.0/24', '2001:db8::/32'],
+    });
   });
 
   it.each([
     ['DELIVERY_TIMEOUT_MS', 'soon'],
     ['DELIVERY_RETRY_DELAYS_SECONDS', '60,x'],
     ['WEBHOOK_DENY_CIDRS', '169.254.0.0'],
+    ['WEBHOOK_ALLOW_CIDRS', '10.0.0.0/33'],
+    ['WEBHOOK_ALLOW_CIDRS', 'intranet.example.edu'],
+    ['DELIVERY_HOST_CONCURRENCY', '0'],
+    ['DELIVERY_RETENTION_DAYS', 'forever'],
+    ['MAX_WEBHOOKS_PER_DEVELOPER', '-1'],
     ['BREAKER_FAILURE_PERCENT', '120'],
   ])('stops start-up naming %s for %s', (name, value) => {
     expect(() => readConfig(schema, { [name]: value })).toThrow(name);

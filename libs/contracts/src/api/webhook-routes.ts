@@ -80,13 +80,23 @@ export const deliveriesQuery = z.object({
   limit: z.coerce.number().int().min(1).default(50),
 });
 
+/** How far back `recover` may reach. */
+export const RECOVER_MAX_DAYS = 30;
+
+/** `since`: an instant at most 30 days back (the service checks the distance against its clock). */
+export const recoverInput = z.strictObject({
+  since: z.iso.datetime({ offset: true }).describe(`ISO 8601 instant, at most ${RECOVER_MAX_DAYS} days ago`),
+});
+
 export type WebhookCreateInput = z.infer<typeof webhookCreateInput>;
 export type WebhookUpdateInput = z.infer<typeof webhookUpdateInput>;
 export type WebhookResource = z.infer<typeof webhookResource>;
 export type DeliveryResource = z.infer<typeof deliveryResource>;
 export type DeliveriesQuery = z.infer<typeof deliveriesQuery>;
+export type RecoverInput = z.infer<typeof recoverInput>;
 
 const idParam = z.object({ id: z.uuid() });
+const deliveryParams = z.object({ id: z.uuid(), deliveryId: z.uuid() });
 const one = z.object({ data: webhookResource });
 const message = z.object({ message: z.string() });
 const deliveryPage = z.object({
@@ -98,12 +108,18 @@ const denied = {
   403: { description: 'The webhook belongs to another developer' },
   404: { description: 'Unknown webhook id' },
 };
+const inactive = { 409: { description: 'The webhook is inactive (isActive false)' } };
 const tag = 'Webhooks';
 
 export const webhookRoutes: ApiRoute[] = [
   {
     method: 'post', path: '/webhooks', summary: 'Create a webhook', tag, auth: true, body: webhookCreateInput,
-    responses: { 201: { description: 'The created webhook', schema: one }, 400: { description: 'Invalid body' }, 401: denied[401] },
+    responses: {
+      201: { description: 'The created webhook', schema: one },
+      400: { description: 'Invalid body' },
+      401: denied[401],
+      409: { description: 'The developer already owns the maximum number of webhooks (MAX_WEBHOOKS_PER_DEVELOPER, default 25)' },
+    },
   },
   {
     method: 'get', path: '/webhooks', summary: "List the caller's webhooks", tag, auth: true,
@@ -128,6 +144,30 @@ export const webhookRoutes: ApiRoute[] = [
   },
   {
     method: 'post', path: '/webhooks/{id}/test', summary: 'Queue a test.created delivery (scope ignored)', tag, auth: true, params: idParam,
-    responses: { 204: { description: 'Queued' }, ...denied },
+    responses: {
+      204: { description: 'Queued' },
+      ...denied,
+      429: { description: 'More than 10 test deliveries for this webhook in the last minute; Retry-After says when the next is accepted', retryAfter: true },
+    },
+  },
+  {
+    method: 'post', path: '/webhooks/{id}/deliveries/{deliveryId}/redeliver', summary: 'Queue the same change again as a new delivery, due now',
+    tag, auth: true, params: deliveryParams,
+    responses: {
+      202: { description: 'The new delivery', schema: z.object({ data: deliveryResource }) },
+      ...denied,
+      404: { description: 'Unknown webhook id, or no such delivery of this webhook' },
+      ...inactive,
+    },
+  },
+  {
+    method: 'post', path: '/webhooks/{id}/recover', summary: 'Queue a new delivery of every change since an instant whose delivery failed',
+    tag, auth: true, params: idParam, body: recoverInput,
+    responses: {
+      202: { description: 'How many deliveries were queued', schema: z.object({ data: z.object({ enqueued: z.number().int() }) }) },
+      400: { description: `since missing, unparseable or more than ${RECOVER_MAX_DAYS} days ago` },
+      ...denied,
+      ...inactive,
+    },
   },
 ];

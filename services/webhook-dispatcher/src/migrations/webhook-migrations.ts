@@ -1,8 +1,10 @@
 import type { MigrationSet } from '@timetable/db';
+import { addDeliveryFairness } from './add-delivery-fairness.js';
 import { createWebhookTables } from './create-webhook-tables.js';
 
 export const WEBHOOKS_SCHEMA = 'webhooks';
 
 export const webhookMigrations: MigrationSet = {
   '20250101000000_create_webhook_tables': createWebhookTables,
+  '20251201000000_add_delivery_fairness': addDeliveryFairness,
 };

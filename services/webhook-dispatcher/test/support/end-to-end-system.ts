@@ -3,7 +3,7 @@
  * own database publishing through Kafka with the schema registry, and the webhook dispatcher on another
  * database consuming the changes topic through its own Kafka client, as the two would run in distributed mode.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
 import { changeEvent, topics, type ChangeEvent } from '@timetable/contracts';
 import type { Knex } from '@timetable/db';
@@ -78,7 +78,8 @@ export async function startEndToEndSystem(seed = 11): Promise<EndToEndSystem> {
     // The hour-long interval keeps the scheduled cycle out of the way: the test runs cycles itself.
     const webhooks = await createWebhookService({
       knex: webhookStore.knex, bus: webhookBus, logger, identity, intervalSeconds: 3600, retryDelaysSeconds: [60, 300, 900],
-      timeoutMs: 5000, breaker: { minRequests: 1000, failurePercent: 70, openSeconds: 30 }, denyCidrs: ['169.254.0.0/16'], groupId,
+      timeoutMs: 5000, breaker: { minRequests: 1000, failurePercent: 70, openSeconds: 30 }, allowCidrs: ['127.0.0.0/8'], denyCidrs: [],
+      secretsKey: randomBytes(32), hostConcurrency: 4, retentionDays: 30, maxWebhooksPerDeveloper: 25, groupId,
     });
     const api = await listen(createServiceApp({ name: 'webhook-e2e', logger, routes: webhooks.routes }), 0, '127.0.0.1');
     cleanups.push(() => api.close());

@@ -18,6 +18,10 @@ export interface TestReceiver {
   url: string;
   host: string;
   received: ReceivedRequest[];
+  /** TCP connections accepted, and the most requests and connections it had open at once. */
+  connections: number;
+  maxConcurrentRequests: number;
+  maxOpenConnections: number;
   reply: (request: ReceivedRequest, index: number) => Reply;
   close(): Promise<void>;
 }
@@ -28,6 +32,9 @@ export async function startReceiver(reply: TestReceiver['reply'] = () => ({ stat
     url: '',
     host: '',
     received: [],
+    connections: 0,
+    maxConcurrentRequests: 0,
+    maxOpenConnections: 0,
     reply,
     close: () =>
       new Promise((resolve) => {
@@ -36,7 +43,14 @@ export async function startReceiver(reply: TestReceiver['reply'] = () => ({ stat
         server.close(() => resolve());
       }),
   };
+  let openRequests = 0;
+  let openConnections = 0;
   const server = createServer((req, res) => {
+    openRequests += 1;
+    receiver.maxConcurrentRequests = Math.max(receiver.maxConcurrentRequests, openRequests);
+    res.once('close', () => {
+      openRequests -= 1;
+    });
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -52,6 +66,14 @@ export async function startReceiver(reply: TestReceiver['reply'] = () => ({ stat
         res.writeHead(answer.status, answer.headers ?? { 'content-type': 'text/plain' });
         res.end(answer.body ?? '');
       }, answer.delayMs ?? 0);
+    });
+  });
+  server.on('connection', (socket) => {
+    receiver.connections += 1;
+    openConnections += 1;
+    receiver.maxOpenConnections = Math.max(receiver.maxOpenConnections, openConnections);
+    socket.once('close', () => {
+      openConnections -= 1;
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { topics, type ChangeEvent } from '@timetable/contracts';
 import { InProcessBus } from '@timetable/events';
 import { createServiceApp, DeveloperIdentity, listen, type RunningServer } from '@timetable/http';
@@ -30,6 +30,8 @@ export interface Harness {
   api: RunningServer;
   lines: () => Record<string, unknown>[];
   identity: DeveloperIdentity;
+  /** WEBHOOK_SECRETS_KEY of this harness, shared by its replicas. */
+  secretsKey: Buffer;
   /** Another dispatcher on the same database (a second replica). */
   replica(): Promise<WebhookServiceModule>;
   call(developerId: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: Json; text: string }>;
@@ -37,8 +39,12 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** Loopback receivers are what these tests deliver to; the default address rules would refuse them. */
+export const LOOPBACK_ALLOWED = ['127.0.0.0/8', '::1/128'];
+
 export async function startHarness(overrides: Partial<WebhookServiceDeps> = {}): Promise<Harness> {
   const store = await createMigratedKnex(WEBHOOKS_SCHEMA, webhookMigrations);
+  const secretsKey = randomBytes(32);
   const { logger, lines } = captureLogger('info');
   const bus = new InProcessBus(logger);
   const clock = new TestClock();
@@ -47,7 +53,8 @@ export async function startHarness(overrides: Partial<WebhookServiceDeps> = {}):
   const build = async () => {
     const module = await createWebhookService({
       knex: store.knex, bus, logger, identity, intervalSeconds: 3600, retryDelaysSeconds: [60, 300, 900], timeoutMs: 2000,
-      breaker: { minRequests: 1000, failurePercent: 70, openSeconds: 30 }, denyCidrs: ['169.254.0.0/16'], now: clock.now,
+      breaker: { minRequests: 1000, failurePercent: 70, openSeconds: 30 }, allowCidrs: LOOPBACK_ALLOWED, denyCidrs: [], secretsKey,
+      hostConcurrency: 4, retentionDays: 30, maxWebhooksPerDeveloper: 25, now: clock.now,
       ...overrides,
     });
     modules.push(module);
@@ -57,7 +64,7 @@ export async function startHarness(overrides: Partial<WebhookServiceDeps> = {}):
   await module.start();
   const api = await listen(createServiceApp({ name: 'webhook-test', logger, routes: module.routes, configure: (app) => module.internalRoutes && app.use(module.internalRoutes) }), 0, '127.0.0.1');
   return {
-    knex: store.knex, bus, clock, module, api, lines, identity,
+    knex: store.knex, bus, clock, module, api, lines, identity, secretsKey,
     replica: build,
     async call(developerId, method, path, body) {
       const headers: Record<string, string> = { ...identity.headersFor(developerId) };

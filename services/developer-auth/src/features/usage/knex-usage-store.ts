@@ -3,6 +3,8 @@ import type { Knex } from '@timetable/db';
 import type { EndpointCount, UsageStore } from './usage-store.js';
 
 const TABLE = 'usage_events';
+/** Rows per delete statement, so a first run over a large backlog never holds long locks. */
+const DELETE_BATCH = 5000;
 
 export class KnexUsageStore implements UsageStore {
   constructor(private readonly knex: Knex) {}
@@ -30,5 +32,16 @@ export class KnexUsageStore implements UsageStore {
       .orderBy([{ column: 'count', order: 'desc' }, { column: 'endpoint', order: 'asc' }])
       .limit(top);
     return { total: totalRow?.total ?? 0, byEndpoint: rows.map((row) => ({ endpoint: row.endpoint, _count: row.count })) };
+  }
+
+  async deleteBefore(cutoff: Date): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const deleted = await this.knex(TABLE)
+        .whereIn('id', this.knex(TABLE).select('id').where('occurred_at', '<', cutoff).limit(DELETE_BATCH))
+        .del();
+      total += deleted;
+      if (deleted < DELETE_BATCH) return total;
+    }
   }
 }

@@ -1,4 +1,4 @@
-import { topics, type UsageEvent } from '@timetable/contracts';
+import { topics } from '@timetable/contracts';
 import type { EventBus, EventConsumer } from '@timetable/events';
 import type { UsageStore } from './usage-store.js';
 
@@ -6,7 +6,7 @@ export const USAGE_GROUP_ID = 'developer-auth';
 
 /** Records the gateway's usage events; ids make redelivery harmless. */
 export function subscribeUsage(bus: EventBus, store: UsageStore): EventConsumer {
-  return bus.subscribe<UsageEvent>({
+  return bus.subscribe({
     groupId: USAGE_GROUP_ID,
     topic: topics.usage,
     fromBeginning: true,

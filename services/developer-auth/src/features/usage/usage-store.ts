@@ -10,4 +10,6 @@ export interface UsageStore {
   record(events: UsageEvent[]): Promise<void>;
   /** Requests of one developer with from <= occurredAt <= to: the total and the `top` busiest endpoints. */
   summarise(developerId: string, from: Date, to: Date, top: number): Promise<{ total: number; byEndpoint: EndpointCount[] }>;
+  /** Deletes events that occurred before `cutoff`; returns how many. */
+  deleteBefore(cutoff: Date): Promise<number>;
 }

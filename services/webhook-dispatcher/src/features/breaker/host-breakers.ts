@@ -1,5 +1,6 @@
 import CircuitBreaker from 'opossum';
-import { gauge } from '@timetable/observability';
+import type { Logger } from '@timetable/observability';
+import { breakerCounts } from './breaker-metrics.js';
 
 export interface BreakerSettings {
   /** Attempts to a host within the rolling window before its breaker may open. */
@@ -10,15 +11,13 @@ export interface BreakerSettings {
 }
 
 export type BreakerOutcome<T> = { kind: 'ran'; result: T } | { kind: 'open'; retryAt: Date };
+export type BreakerState = 'closed' | 'half_open' | 'open';
 
 const ROLLING_WINDOW_MS = 5 * 60_000;
-const STATE_VALUES = { closed: 0, halfOpen: 1, open: 2 } as const;
-
-const breakerState = gauge({
-  name: 'webhook_breaker_state',
-  help: 'Circuit breaker state per subscriber host: 0 closed, 1 half-open, 2 open',
-  labelNames: ['host'],
-});
+/** A breaker that is not open and unused this long is forgotten; a new one starts from zero, as it would have. */
+export const BREAKER_IDLE_MS = 10 * 60_000;
+/** Hard bound on breakers kept: beyond it the least recently used one is forgotten, whatever its state. */
+export const MAX_BREAKERS = 1000;
 
 class FailedAttempt<T> extends Error {
   constructor(readonly result: T) {
@@ -28,62 +27,102 @@ class FailedAttempt<T> extends Error {
 
 type Work = () => Promise<unknown>;
 
+interface Entry {
+  breaker: CircuitBreaker<[Work], unknown>;
+  lastUsedAt: number;
+  halfOpensAt: number;
+}
+
 /**
  * One opossum breaker per subscriber host (host:port), so a dead endpoint fails fast instead of
  * holding delivery slots for a full timeout on every attempt. An open breaker does not consume an
- * attempt: the caller postpones the delivery to when the breaker half-opens.
+ * attempt: the caller postpones the delivery to when the breaker half-opens. The map is kept in
+ * least-recently-used order and bounded, so any number of host names cannot grow it without limit.
  */
 export class HostBreakers {
-  private readonly breakers = new Map<string, CircuitBreaker<[Work], unknown>>();
-  private readonly halfOpensAt = new Map<string, number>();
+  private readonly entries = new Map<string, Entry>();
+  private readonly unregister: () => void;
 
   constructor(
     private readonly settings: BreakerSettings,
     private readonly now: () => Date,
-  ) {}
+    private readonly logger?: Logger,
+  ) {
+    this.unregister = breakerCounts.register(() => this.states());
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
 
   async run<T>(host: string, attempt: () => Promise<T>, failed: (result: T) => boolean): Promise<BreakerOutcome<T>> {
+    const entry = this.use(host);
     const work = async () => {
       const result = await attempt();
       if (failed(result)) throw new FailedAttempt(result);
       return result;
     };
     try {
-      return { kind: 'ran', result: (await this.breakerFor(host).fire(work)) as T };
+      return { kind: 'ran', result: (await entry.breaker.fire(work)) as T };
     } catch (error) {
       if (error instanceof FailedAttempt) return { kind: 'ran', result: error.result as T };
       if ((error as { code?: string }).code !== 'EOPENBREAKER') throw error;
       // A half-open breaker lets one probe through; the others wait at least a second, never zero.
-      const retryAt = Math.max(this.halfOpensAt.get(host) ?? 0, this.now().getTime() + 1000);
+      const retryAt = Math.max(entry.halfOpensAt, this.now().getTime() + 1000);
       return { kind: 'open', retryAt: new Date(retryAt) };
     }
   }
 
-  shutdown(): void {
-    for (const breaker of this.breakers.values()) breaker.shutdown();
-    this.breakers.clear();
+  /** Every breaker's state, for the metric (counts only: host names are not exported). */
+  states(): BreakerState[] {
+    return [...this.entries.values()].map(({ breaker }) => (breaker.opened ? 'open' : breaker.halfOpen ? 'half_open' : 'closed'));
   }
 
-  private breakerFor(host: string): CircuitBreaker<[Work], unknown> {
-    const existing = this.breakers.get(host);
-    if (existing) return existing;
+  shutdown(): void {
+    for (const entry of this.entries.values()) entry.breaker.shutdown();
+    this.entries.clear();
+    this.unregister();
+  }
+
+  private use(host: string): Entry {
+    const now = this.now().getTime();
+    this.forget(now);
+    const entry = this.entries.get(host) ?? this.create(host);
+    // Re-inserting keeps the map in least-recently-used order.
+    this.entries.delete(host);
+    entry.lastUsedAt = now;
+    this.entries.set(host, entry);
+    return entry;
+  }
+
+  private forget(now: number): void {
+    let excess = this.entries.size - MAX_BREAKERS + 1;
+    for (const [host, entry] of this.entries) {
+      const idle = now - entry.lastUsedAt >= BREAKER_IDLE_MS;
+      if (!idle && excess <= 0) break;
+      // An open breaker is kept until it half-opens, unless the bound needs the room.
+      if (entry.breaker.opened && excess <= 0) continue;
+      entry.breaker.shutdown();
+      this.entries.delete(host);
+      excess -= 1;
+    }
+  }
+
+  private create(host: string): Entry {
     const breaker = new CircuitBreaker((work: Work) => work(), {
       timeout: false,
       resetTimeout: this.settings.openSeconds * 1000,
       rollingCountTimeout: ROLLING_WINDOW_MS,
       rollingCountBuckets: 10,
       volumeThreshold: this.settings.minRequests,
-      // opossum opens strictly above the threshold; the design says "at least" this share failed.
+      // opossum opens strictly above the threshold; the rule is "at least" this share failed.
       errorThresholdPercentage: this.settings.failurePercent - 1e-9,
     });
+    const entry: Entry = { breaker, lastUsedAt: 0, halfOpensAt: 0 };
     breaker.on('open', () => {
-      this.halfOpensAt.set(host, this.now().getTime() + this.settings.openSeconds * 1000);
-      breakerState.set({ host }, STATE_VALUES.open);
+      entry.halfOpensAt = this.now().getTime() + this.settings.openSeconds * 1000;
+      this.logger?.warn({ host, halfOpensAt: new Date(entry.halfOpensAt) }, 'circuit breaker opened for a subscriber host');
     });
-    breaker.on('halfOpen', () => breakerState.set({ host }, STATE_VALUES.halfOpen));
-    breaker.on('close', () => breakerState.set({ host }, STATE_VALUES.closed));
-    breakerState.set({ host }, STATE_VALUES.closed);
-    this.breakers.set(host, breaker);
-    return breaker;
+    return entry;
   }
 }

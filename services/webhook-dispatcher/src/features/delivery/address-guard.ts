@@ -1,62 +1,65 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { BlockList, isIP, isIPv4 } from 'node:net';
+import { lookup as dnsLookup } from 'node:dns/promises';
+import type { LookupAddress } from 'node:dns';
+import { isIP } from 'node:net';
+import type { AddressPolicy } from '../addresses/address-policy.js';
 
-export class DeniedAddressError extends Error {
-  readonly code = 'EDENIEDADDRESS';
+/** The start of every `errorMessage` of an attempt refused by the address rules (README, "Receiving webhooks"). */
+export const ADDRESS_NOT_ALLOWED = 'Address not allowed';
 
-  constructor(host: string, address: string) {
-    super(`Refusing to send to ${host}: address ${address} is in a denied range (WEBHOOK_DENY_CIDRS)`);
+/**
+ * The message names the host from the subscriber's own URL but never the address it resolved to: the
+ * deliveries page must not become a way to read the internal DNS.
+ */
+export class AddressNotAllowedError extends Error {
+  readonly code = 'EADDRESSNOTALLOWED';
+
+  constructor(hostname: string) {
+    super(`${ADDRESS_NOT_ALLOWED}: ${hostname} is not a public address`);
   }
 }
 
+export type Resolver = (hostname: string, options: object) => Promise<LookupAddress[]>;
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
+const systemResolver: Resolver = (hostname, options) => dnsLookup(hostname, { ...options, all: true });
+
 /**
- * WEBHOOK_DENY_CIDRS, checked on the address a connection really uses: the DNS lookup hook runs at
- * connect time, so a name that resolves somewhere harmless when saved cannot later reach the metadata range.
+ * Applies the address policy to the address a connection really uses: the lookup hook runs at connect
+ * time, so a name that resolved to a public address when the webhook was saved cannot later reach an
+ * internal one. Of several addresses only the permitted ones are offered to the connection.
  */
 export class AddressGuard {
-  private readonly denied = new BlockList();
+  constructor(
+    private readonly policy: AddressPolicy,
+    private readonly resolve: Resolver = systemResolver,
+  ) {}
 
-  constructor(cidrs: string[]) {
-    for (const cidr of cidrs) {
-      const [address = '', bits = ''] = cidr.split('/');
-      this.denied.addSubnet(address, Number(bits), isIPv4(address) ? 'ipv4' : 'ipv6');
-    }
-  }
-
-  isDenied(address: string): boolean {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-    const plain = mapped ?? address;
-    const family = isIP(plain);
-    if (family === 0) return false;
-    return this.denied.check(plain, family === 4 ? 'ipv4' : 'ipv6');
-  }
-
-  /** Node skips the lookup hook for IP literals, so those are checked here before connecting. */
+  /** Node skips the lookup hook for IP literals, so a URL's literal host is checked before connecting. */
   checkLiteral(hostname: string): void {
     const address = hostname.replace(/^\[|\]$/g, '');
-    if (isIP(address) !== 0 && this.isDenied(address)) throw new DeniedAddressError(hostname, address);
+    if (isIP(address) !== 0 && !this.policy.permits(address)) throw new AddressNotAllowedError(hostname);
   }
 
-  /** A `net.connect` lookup that fails for names resolving into a denied range. */
+  /** The permitted addresses of a name; rejects when there is none. */
+  async permittedAddresses(hostname: string, options: object = {}): Promise<LookupAddress[]> {
+    const addresses = await this.resolve(hostname, options);
+    const permitted = addresses.filter((entry) => this.policy.permits(entry.address));
+    if (permitted.length === 0) throw new AddressNotAllowedError(hostname);
+    return permitted;
+  }
+
+  /** A `net.connect` lookup that only ever yields permitted addresses. */
   readonly lookup = (hostname: string, options: object, callback: LookupCallback): void => {
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-      if (error) {
-        callback(error, []);
-        return;
-      }
-      const denied = addresses.find((entry) => this.isDenied(entry.address));
-      if (denied) {
-        callback(new DeniedAddressError(hostname, denied.address), []);
-        return;
-      }
-      if ((options as { all?: boolean }).all) {
-        callback(null, addresses);
-        return;
-      }
-      const first = addresses[0];
-      callback(null, first?.address ?? '', first?.family);
-    });
+    this.permittedAddresses(hostname, options).then(
+      (permitted) => {
+        if ((options as { all?: boolean }).all) {
+          callback(null, permitted);
+          return;
+        }
+        const [first] = permitted;
+        callback(null, first?.address ?? '', first?.family);
+      },
+      (error: NodeJS.ErrnoException) => callback(error, []),
+    );
   };
 }

@@ -6,26 +6,35 @@ import { deliveryBody } from './delivery-body.js';
 import { attemptDuration, deliveriesTotal, dueDeliveries } from './delivery-metrics.js';
 import type { AttemptRecord, ClaimedDelivery, DeliveryStore } from './delivery-store.js';
 import type { AttemptResult, HttpSender } from './http-sender.js';
+import { InFlightAttempts } from './in-flight-attempts.js';
 import { afterFailedAttempt } from './retry-schedule.js';
 
 export interface DispatcherSettings {
   intervalSeconds: number;
   retryDelaysSeconds: number[];
   timeoutMs: number;
-  /** Attempts in flight at once, so one slow subscriber holds one slot, not the cycle. */
+  /** Attempts in flight at once in this process. */
   concurrency: number;
+  /** DELIVERY_HOST_CONCURRENCY: attempts in flight at once to one subscriber host. */
+  hostConcurrency: number;
+  /** How long stop() lets attempts in flight finish before it interrupts and releases them. */
+  drainTimeoutMs: number;
   now: () => Date;
 }
 
 /**
- * The delivery cycle: leases due deliveries in small batches, sends each through its host's breaker,
- * and records the outcome under the lease. A crash leaves only leases behind, which expire; an
- * attempt counts only once recorded.
+ * The delivery cycle. It leases only what can start at once (free slots, per-host limit, developers in
+ * turn), starts each attempt through its host's breaker, and leases again whenever an attempt ends or an
+ * interval passes, so a slow host never holds up the others. A cycle ends when nothing is in flight and
+ * nothing is claimable. A crash leaves only leases behind, which expire; an attempt counts only once recorded.
  */
 export class DeliveryDispatcher {
   private timer: NodeJS.Timeout | undefined;
   private current: Promise<void> | undefined;
   private running = false;
+  private stopping = false;
+  private readonly inFlight = new InFlightAttempts();
+  private readonly shutdown = new AbortController();
 
   constructor(
     private readonly store: DeliveryStore,
@@ -40,10 +49,27 @@ export class DeliveryDispatcher {
     this.schedule();
   }
 
+  /**
+   * Claims nothing more, lets attempts in flight finish within the drain timeout, then interrupts the rest:
+   * an interrupted attempt is not counted and its delivery is released, due at once for another dispatcher.
+   */
   async stop(): Promise<void> {
     this.running = false;
+    this.stopping = true;
     clearTimeout(this.timer);
-    await this.current?.catch(() => undefined);
+    this.inFlight.wake();
+    const cycle = this.current?.catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    const drained = await Promise.race([
+      cycle?.then(() => true) ?? Promise.resolve(true),
+      new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), this.settings.drainTimeoutMs))),
+    ]);
+    clearTimeout(timer);
+    if (!drained) {
+      this.logger.warn({ attempts: this.inFlight.size }, 'drain timeout: interrupting attempts in flight and releasing their deliveries');
+      this.shutdown.abort();
+      await cycle;
+    }
   }
 
   isHealthy(): boolean {
@@ -70,34 +96,42 @@ export class DeliveryDispatcher {
 
   private async cycle(): Promise<void> {
     dueDeliveries.set(await this.store.countDue(this.settings.now()));
-    const queue: ClaimedDelivery[] = [];
-    let exhausted = false;
-    let refill: Promise<void> | undefined;
-    const next = async (): Promise<ClaimedDelivery | undefined> => {
-      while (queue.length === 0 && !exhausted) {
-        refill ??= this.claim()
-          .then((claimed) => {
-            queue.push(...claimed);
-            exhausted = claimed.length === 0;
-          })
-          .finally(() => {
-            refill = undefined;
-          });
-        await refill;
+    try {
+      for (;;) {
+        const free = this.settings.concurrency - this.inFlight.size;
+        // Only a claim that no attempt in flight held back proves that nothing more is due now.
+        let nothingMoreDue = this.stopping;
+        if (!this.stopping && free > 0) {
+          const busyWhileClaiming = this.inFlight.size > 0;
+          const claimed = await this.claim(free);
+          for (const delivery of claimed) this.inFlight.add(delivery, this.attempt(delivery));
+          if (claimed.length === free) continue;
+          nothingMoreDue = !busyWhileClaiming;
+        }
+        if (this.inFlight.size === 0) {
+          // The attempts that held a host at its limit may all have ended while the claim ran: claim again.
+          if (nothingMoreDue) return;
+          continue;
+        }
+        await this.inFlight.nextChange(this.settings.intervalSeconds * 1000);
       }
-      return queue.shift();
-    };
-    const worker = async () => {
-      for (let claimed = await next(); claimed; claimed = await next()) await this.attempt(claimed);
-    };
-    await Promise.all(Array.from({ length: this.settings.concurrency }, worker));
+    } finally {
+      await this.inFlight.settled();
+    }
   }
 
-  private claim(): Promise<ClaimedDelivery[]> {
+  private claim(limit: number): Promise<ClaimedDelivery[]> {
     const now = this.settings.now();
-    // Long enough to cover a queued wait plus a full timeout; only a crashed holder lets it run out.
-    const leaseUntil = new Date(now.getTime() + 2 * this.settings.timeoutMs + 60_000);
-    return this.store.claimDue(now, leaseUntil, randomUUID(), this.settings.concurrency);
+    return this.store.claimDue({
+      now,
+      // Covers a full timeout with room to record; only a crashed holder lets it run out.
+      leaseUntil: new Date(now.getTime() + 2 * this.settings.timeoutMs + 60_000),
+      claimToken: randomUUID(),
+      limit,
+      hostLimit: this.settings.hostConcurrency,
+      hostLoad: this.inFlight.byHost(),
+      developerLoad: this.inFlight.byDeveloper(),
+    });
   }
 
   private async attempt(claimed: ClaimedDelivery): Promise<void> {
@@ -109,13 +143,18 @@ export class DeliveryDispatcher {
       }
       const sentAt = this.settings.now();
       const rawBody = JSON.stringify(deliveryBody(claimed.messageId, claimed.eventType, claimed.change, sentAt));
-      const headers = deliveryHeaders(rawBody, sentAt, claimed.secret);
+      const headers = deliveryHeaders(rawBody, sentAt, claimed.secret, claimed.id);
       const started = performance.now();
-      const host = new URL(claimed.url).host;
-      const outcome = await this.breakers.run(host, () => this.sender.post(claimed.url, headers, rawBody), (result) => !result.ok);
+      const send = () => this.sender.post(claimed.url, headers, rawBody, this.shutdown.signal);
+      const outcome = await this.breakers.run(claimed.host, send, (result) => !result.ok && !result.interrupted);
       if (outcome.kind === 'open') {
-        await this.store.postpone(claimed, outcome.retryAt);
+        await this.store.postpone(claimed, outcome.retryAt, this.settings.now());
         deliveriesTotal.inc({ status: 'postponed' });
+        return;
+      }
+      if (outcome.result.interrupted) {
+        await this.store.release(claimed);
+        deliveriesTotal.inc({ status: 'released' });
         return;
       }
       attemptDuration.observe({ outcome: outcome.result.ok ? 'success' : 'failure' }, (performance.now() - started) / 1000);

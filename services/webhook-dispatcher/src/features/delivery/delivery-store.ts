@@ -1,4 +1,6 @@
 import type { Knex } from '@timetable/db';
+import type { SecretCipher } from '../secrets/secret-cipher.js';
+import { CLAIM_DUE_SQL } from './claim-due-sql.js';
 import type { ChangeContent } from './delivery-body.js';
 
 /** A delivery this dispatcher holds the lease of, with what it needs to build and send the body. */
@@ -9,6 +11,9 @@ export interface ClaimedDelivery {
   eventType: string;
   attempts: number;
   url: string;
+  /** `host:port` of the URL: the unit of the per-host limit and of the breaker. */
+  host: string;
+  developerId: string;
   secret: string | null;
   webhookDeleted: boolean;
   change: ChangeContent | null;
@@ -27,13 +32,29 @@ export interface AttemptRecord {
   payload: string;
 }
 
+export interface ClaimRequest {
+  now: Date;
+  leaseUntil: Date;
+  claimToken: string;
+  /** How many attempts may start now. */
+  limit: number;
+  /** DELIVERY_HOST_CONCURRENCY */
+  hostLimit: number;
+  /** This dispatcher's attempts in flight, by host and by developer. */
+  hostLoad: Map<string, number>;
+  developerLoad: Map<string, number>;
+}
+
 interface ClaimRow {
   id: string;
+  webhook_id: string;
   message_id: string;
   event_type: string;
   attempts: number;
   url: string;
   secret: string | null;
+  developer_id: string;
+  target_host: string;
   webhook_deleted: boolean;
   entity_type: string | null;
   entity_id: string;
@@ -43,40 +64,29 @@ interface ClaimRow {
   new_data: Record<string, unknown> | null;
 }
 
-// One short statement: SKIP LOCKED lets replicas claim disjoint rows, and Postgres re-checks the
-// lease condition on a row another claimer has just updated, so a row is never leased twice.
-const CLAIM_SQL = `
-with claimed as (
-  update deliveries set claim_token = ?, claimed_until = ?
-  where id in (
-    select id from deliveries
-    where status = 'pending' and next_retry_at <= ? and (claimed_until is null or claimed_until <= ?)
-    order by next_retry_at, id
-    limit ?
-    for update skip locked
-  )
-  returning id, webhook_id, change_id, message_id, event_type, attempts
-)
-select c.id, c.message_id, c.event_type, c.attempts, w.url, w.secret, w.deleted_at is not null as webhook_deleted,
-  m.entity_type, m.entity_id, m.action, m.changed_fields, m.previous_data, m.new_data
-from claimed c
-join webhooks w on w.id = c.webhook_id
-left join matched_changes m on m.id = c.change_id`;
-
-/** The dispatcher's view of the deliveries table: lease, record, postpone. */
+/** The dispatcher's view of the deliveries table: lease, record, postpone, release. */
 export class DeliveryStore {
-  constructor(private readonly knex: Knex) {}
+  constructor(
+    private readonly knex: Knex,
+    private readonly cipher: SecretCipher,
+  ) {}
 
-  async claimDue(now: Date, leaseUntil: Date, claimToken: string, limit: number): Promise<ClaimedDelivery[]> {
-    const result = await this.knex.raw<{ rows: ClaimRow[] }>(CLAIM_SQL, [claimToken, leaseUntil, now, now, limit]);
+  async claimDue(request: ClaimRequest): Promise<ClaimedDelivery[]> {
+    const { now, hostLimit } = request;
+    const result = await this.knex.raw<{ rows: ClaimRow[] }>(CLAIM_DUE_SQL, [
+      JSON.stringify(Object.fromEntries(request.hostLoad)), JSON.stringify(Object.fromEntries(request.developerLoad)),
+      now, now, hostLimit, hostLimit, hostLimit, request.limit, request.claimToken, request.leaseUntil,
+    ]);
     return result.rows.map((row) => ({
       id: row.id,
-      claimToken,
+      claimToken: request.claimToken,
       messageId: row.message_id,
       eventType: row.event_type,
       attempts: row.attempts,
       url: row.url,
-      secret: row.secret,
+      host: row.target_host,
+      developerId: row.developer_id,
+      secret: row.secret === null ? null : this.cipher.decrypt(row.secret, row.webhook_id),
       webhookDeleted: row.webhook_deleted,
       change: row.entity_type === null ? null : {
         entityType: row.entity_type,
@@ -107,9 +117,23 @@ export class DeliveryStore {
     return updated === 1;
   }
 
-  /** An open breaker: no attempt is counted, the delivery simply becomes due later. */
-  async postpone(claimed: ClaimedDelivery, retryAt: Date): Promise<void> {
+  /**
+   * An open breaker: no attempt is counted, the delivery simply becomes due later, and so does every
+   * other unleased due delivery to that host, so they are not claimed one by one only to be put back.
+   */
+  async postpone(claimed: ClaimedDelivery, retryAt: Date, now: Date): Promise<void> {
     await this.heldBy(claimed).update({ next_retry_at: retryAt, claim_token: null, claimed_until: null });
+    await this.knex('deliveries')
+      .where({ status: 'pending' })
+      .where('next_retry_at', '<=', now)
+      .where((query) => query.whereNull('claimed_until').orWhere('claimed_until', '<=', now))
+      .whereIn('webhook_id', this.knex('webhooks').select('id').where({ target_host: claimed.host }))
+      .update({ next_retry_at: retryAt });
+  }
+
+  /** Gives the lease back untouched (shutdown): due again at once, for this or another dispatcher. */
+  async release(claimed: ClaimedDelivery): Promise<void> {
+    await this.heldBy(claimed).update({ claim_token: null, claimed_until: null });
   }
 
   async fail(claimed: ClaimedDelivery, errorMessage: string): Promise<void> {

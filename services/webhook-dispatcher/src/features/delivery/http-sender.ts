@@ -1,5 +1,5 @@
 import { Agent, request } from 'undici';
-import type { AddressGuard } from './address-guard.js';
+import { AddressNotAllowedError, type AddressGuard } from './address-guard.js';
 
 /** What one HTTP attempt produced; `responseCode` null means no answer (network error, timeout, refusal). */
 export interface AttemptResult {
@@ -7,6 +7,8 @@ export interface AttemptResult {
   responseCode: number | null;
   responseBody: string | null;
   errorMessage: string | null;
+  /** Cut short by the dispatcher's shutdown: not an attempt to count, the delivery goes back to due. */
+  interrupted?: boolean;
 }
 
 export const RESPONSE_BODY_LIMIT = 1000;
@@ -27,8 +29,9 @@ export class HttpSender {
     this.agent = new Agent({ connect: { lookup: guard.lookup }, keepAliveTimeout: 10_000 });
   }
 
-  async post(url: string, headers: Record<string, string>, body: string): Promise<AttemptResult> {
-    const signal = AbortSignal.timeout(this.timeoutMs);
+  async post(url: string, headers: Record<string, string>, body: string, shutdown?: AbortSignal): Promise<AttemptResult> {
+    const timeout = AbortSignal.timeout(this.timeoutMs);
+    const signal = shutdown ? AbortSignal.any([timeout, shutdown]) : timeout;
     try {
       this.guard.checkLiteral(new URL(url).hostname);
       const response = await request(url, { method: 'POST', headers, body, signal, dispatcher: this.agent });
@@ -36,7 +39,10 @@ export class HttpSender {
       const ok = response.statusCode >= 200 && response.statusCode < 300;
       return { ok, responseCode: response.statusCode, responseBody, errorMessage: null };
     } catch (error) {
-      return { ok: false, responseCode: null, responseBody: null, errorMessage: describeFailure(error, signal, this.timeoutMs) };
+      if (shutdown?.aborted && !timeout.aborted) {
+        return { ok: false, responseCode: null, responseBody: null, errorMessage: 'Interrupted by shutdown', interrupted: true };
+      }
+      return { ok: false, responseCode: null, responseBody: null, errorMessage: describeFailure(error, timeout, this.timeoutMs) };
     }
   }
 
@@ -59,10 +65,11 @@ async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }): Pr
   return Buffer.concat(chunks).toString('utf8').slice(0, RESPONSE_BODY_LIMIT);
 }
 
-function describeFailure(error: unknown, signal: AbortSignal, timeoutMs: number): string {
-  if (signal.aborted) return `Timed out after ${timeoutMs} ms`;
+function describeFailure(error: unknown, timeout: AbortSignal, timeoutMs: number): string {
+  if (timeout.aborted) return `Timed out after ${timeoutMs} ms`;
   const cause = (error as { cause?: unknown }).cause;
   const root = cause instanceof Error ? cause : error;
+  if (root instanceof AddressNotAllowedError) return root.message;
   const code = (root as { code?: string }).code;
   const message = root instanceof Error ? root.message : String(root);
   return code && !message.includes(code) ? `${code}: ${message}` : message;

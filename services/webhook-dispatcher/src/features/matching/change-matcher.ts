@@ -17,7 +17,7 @@ export function subscribeChangeMatcher(
   now: () => Date,
   groupId: string = MATCHER_GROUP_ID,
 ): EventConsumer {
-  return bus.subscribe<ChangeEvent>({
+  return bus.subscribe({
     groupId,
     topic: topics.changes,
     fromBeginning: false,

@@ -34,7 +34,7 @@ stored as (
 insert into deliveries (id, webhook_id, change_id, message_id, event_type, status, attempts, next_retry_at, created_at)
 select gen_random_uuid(), m.webhook_id, m.change_id, m.change_id::text, m.event_type, 'pending', 0, ?, ?
 from matches m
-on conflict (webhook_id, change_id) do nothing`;
+on conflict (webhook_id, change_id) where origin = 'match' do nothing`;
 
 export class MatchStore {
   constructor(private readonly knex: Knex) {}

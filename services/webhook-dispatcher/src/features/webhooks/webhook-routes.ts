@@ -1,5 +1,5 @@
 import { Router, type Request } from 'express';
-import { deliveriesQuery, webhookCreateInput, webhookUpdateInput } from '@timetable/contracts';
+import { deliveriesQuery, recoverInput, webhookCreateInput, webhookUpdateInput } from '@timetable/contracts';
 import { developerIdOf, parseInput, requireDeveloper, type DeveloperIdentity } from '@timetable/http';
 import { toWebhookResource } from './webhook.js';
 import type { WebhookService } from './webhook-service.js';
@@ -47,6 +47,18 @@ export function webhookRoutes(service: WebhookService, identity: DeveloperIdenti
   router.post('/webhooks/:id/test', developer, async (req, res) => {
     await service.queueTest(developerIdOf(res), idOf(req));
     res.status(204).end();
+  });
+
+  router.post('/webhooks/:id/deliveries/:deliveryId/redeliver', developer, async (req, res) => {
+    const delivery = await service.redeliver(developerIdOf(res), idOf(req), String(req.params.deliveryId));
+    res.status(202).json({ data: delivery });
+  });
+
+  router.post('/webhooks/:id/recover', developer, async (req, res) => {
+    const developerId = developerIdOf(res);
+    await service.get(developerId, idOf(req));
+    const input = parseInput(recoverInput, req.body ?? {});
+    res.status(202).json({ data: { enqueued: await service.recover(developerId, idOf(req), input) } });
   });
 
   return router;

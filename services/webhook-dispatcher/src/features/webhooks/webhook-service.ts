@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { DeliveriesQuery, DeliveryResource, WebhookCounter, WebhookCreateInput, WebhookUpdateInput } from '@timetable/contracts';
-import { ForbiddenError, NotFoundError } from '@timetable/http';
+import {
+  RECOVER_MAX_DAYS, type DeliveriesQuery, type DeliveryResource, type RecoverInput, type WebhookCounter, type WebhookCreateInput,
+  type WebhookUpdateInput,
+} from '@timetable/contracts';
+import { ConflictError, ForbiddenError, NotFoundError, RateLimitedError, ValidationError } from '@timetable/http';
 import type { Logger } from '@timetable/observability';
 import { requireScopeFilter, withPatch } from './webhook-fields.js';
 import type { WebhookDeliveriesStore } from './webhook-deliveries-store.js';
@@ -8,31 +11,47 @@ import type { WebhookStore } from './webhook-store.js';
 import type { Webhook } from './webhook.js';
 
 export const MAX_DELIVERIES_PAGE = 200;
+/** Test deliveries one webhook may queue in any 60 seconds. */
+export const TESTS_PER_MINUTE = 10;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DAY_MS = 86_400_000;
 
 export interface DeliveryPage {
   data: DeliveryResource[];
   meta: { total: number; page: number; limit: number; totalPages: number };
 }
 
-/** The webhook rules: ownership, the scope's filter id, deletion, test deliveries and the audit trail. */
+export interface WebhookServiceDeps {
+  webhooks: WebhookStore;
+  deliveries: WebhookDeliveriesStore;
+  logger: Logger;
+  now: () => Date;
+  /** MAX_WEBHOOKS_PER_DEVELOPER */
+  maxWebhooksPerDeveloper: number;
+}
+
+/** The webhook rules: ownership, limits, the scope's filter id, deletion, tests, recovery and the audit trail. */
 export class WebhookService implements WebhookCounter {
-  constructor(
-    private readonly webhooks: WebhookStore,
-    private readonly deliveries: WebhookDeliveriesStore,
-    private readonly logger: Logger,
-    private readonly now: () => Date,
-  ) {}
+  private readonly webhooks: WebhookStore;
+  private readonly deliveries: WebhookDeliveriesStore;
+
+  constructor(private readonly deps: WebhookServiceDeps) {
+    this.webhooks = deps.webhooks;
+    this.deliveries = deps.deliveries;
+  }
 
   async create(developerId: string, input: WebhookCreateInput): Promise<Webhook> {
-    const now = this.now();
+    const now = this.deps.now();
     const webhook = withPatch(
       { id: randomUUID(), developerId, url: input.url, secret: null, filterScope: 'global', filterProgramId: null, filterSemesterId: null,
         filterCourseId: null, filterRoomId: null, filterInstructorId: null, eventTypes: [], isActive: true, createdAt: now, updatedAt: now },
       input,
     );
     requireScopeFilter(webhook);
-    await this.webhooks.insert(webhook);
+    const limit = this.deps.maxWebhooksPerDeveloper;
+    if (!(await this.webhooks.insertWithinLimit(webhook, limit))) {
+      throw new ConflictError(`A developer may own at most ${limit} webhooks; delete one to create another`);
+    }
     this.audit('created', webhook);
     return webhook;
   }
@@ -49,7 +68,7 @@ export class WebhookService implements WebhookCounter {
     const current = await this.owned(developerId, id);
     const changedFields = Object.keys(patch);
     if (changedFields.length === 0) return current;
-    const next = { ...withPatch(current, patch), updatedAt: this.now() };
+    const next = { ...withPatch(current, patch), updatedAt: this.deps.now() };
     requireScopeFilter(next);
     await this.webhooks.update(next);
     this.audit('updated', next, { changedFields });
@@ -58,13 +77,14 @@ export class WebhookService implements WebhookCounter {
 
   async remove(developerId: string, id: string): Promise<void> {
     const webhook = await this.owned(developerId, id);
-    await this.webhooks.markDeleted(webhook.id, this.now());
+    await this.webhooks.markDeleted(webhook.id, this.deps.now());
     this.audit('deleted', webhook);
   }
 
   async queueTest(developerId: string, id: string): Promise<void> {
     const webhook = await this.owned(developerId, id);
-    await this.deliveries.queueTest(webhook.id, this.now());
+    const outcome = await this.deliveries.queueTest(webhook.id, this.deps.now(), TESTS_PER_MINUTE);
+    if (!outcome.queued) throw new RateLimitedError(outcome.retryAfterSeconds);
   }
 
   async deliveryPage(developerId: string, id: string, query: DeliveriesQuery): Promise<DeliveryPage> {
@@ -72,6 +92,25 @@ export class WebhookService implements WebhookCounter {
     const limit = Math.min(query.limit, MAX_DELIVERIES_PAGE);
     const { deliveries, total } = await this.deliveries.page(webhook.id, { status: query.status, page: query.page, limit });
     return { data: deliveries, meta: { total, page: query.page, limit, totalPages: Math.ceil(total / limit) } };
+  }
+
+  async redeliver(developerId: string, id: string, deliveryId: string): Promise<DeliveryResource> {
+    const webhook = await this.active(developerId, id);
+    const delivery = UUID_PATTERN.test(deliveryId) ? await this.deliveries.redeliver(webhook.id, deliveryId, this.deps.now()) : undefined;
+    if (!delivery) throw new NotFoundError('delivery', deliveryId);
+    return delivery;
+  }
+
+  async recover(developerId: string, id: string, input: RecoverInput): Promise<number> {
+    const webhook = await this.active(developerId, id);
+    const now = this.deps.now();
+    const since = new Date(input.since);
+    if (since.getTime() < now.getTime() - RECOVER_MAX_DAYS * DAY_MS) {
+      throw new ValidationError(`Request validation failed: since must be at most ${RECOVER_MAX_DAYS} days ago`, {
+        issues: [{ path: 'since', message: `must be at most ${RECOVER_MAX_DAYS} days ago` }],
+      });
+    }
+    return this.deliveries.recover(webhook.id, since, now);
   }
 
   countFor(developerId: string): Promise<number> {
@@ -86,10 +125,17 @@ export class WebhookService implements WebhookCounter {
     return webhook;
   }
 
+  /** Recovery sends to the subscriber now, which an inactive webhook has asked not to happen. */
+  private async active(developerId: string, id: string): Promise<Webhook> {
+    const webhook = await this.owned(developerId, id);
+    if (!webhook.isActive) throw new ConflictError('The webhook is inactive; activate it (PATCH isActive true) first');
+    return webhook;
+  }
+
   /** Only the URL's host is logged: paths and queries of webhook URLs often embed tokens. */
   private audit(action: 'created' | 'updated' | 'deleted', webhook: Webhook, extra: Record<string, unknown> = {}): void {
     const event = `audit.timetable.webhook.${action}`;
-    this.logger.info(
+    this.deps.logger.info(
       {
         event,
         developerId: webhook.developerId,

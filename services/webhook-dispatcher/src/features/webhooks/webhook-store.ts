@@ -1,5 +1,6 @@
 import type { Knex } from '@timetable/db';
-import type { Webhook, WebhookFields } from './webhook.js';
+import type { SecretCipher } from '../secrets/secret-cipher.js';
+import { subscriberHost, type Webhook } from './webhook.js';
 
 interface WebhookRow {
   id: string;
@@ -18,22 +19,40 @@ interface WebhookRow {
   updated_at: Date;
 }
 
-/** Webhooks that are not deleted; a deleted one is kept only as the parent of its failed deliveries. */
+/**
+ * Webhooks that are not deleted; a deleted one is kept only as the parent of its failed deliveries.
+ * Secrets are encrypted on the way in and decrypted on the way out, so no plaintext reaches the table.
+ */
 export class WebhookStore {
-  constructor(private readonly knex: Knex) {}
+  constructor(
+    private readonly knex: Knex,
+    private readonly cipher: SecretCipher,
+  ) {}
 
-  async insert(webhook: Webhook): Promise<void> {
-    await this.knex('webhooks').insert({ id: webhook.id, developer_id: webhook.developerId, ...toColumns(webhook), created_at: webhook.createdAt, updated_at: webhook.updatedAt });
+  /**
+   * Inserts unless the developer already owns `limit` live webhooks. The count and the insert run under a
+   * lock per developer, so concurrent creates cannot both slip under the limit.
+   */
+  async insertWithinLimit(webhook: Webhook, limit: number): Promise<boolean> {
+    return this.knex.transaction(async (trx) => {
+      await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`webhooks-of:${webhook.developerId}`]);
+      const row = await trx('webhooks').whereNull('deleted_at').where({ developer_id: webhook.developerId }).count({ count: '*' }).first();
+      if (Number(row?.count ?? 0) >= limit) return false;
+      await trx('webhooks').insert({
+        id: webhook.id, developer_id: webhook.developerId, ...this.toColumns(webhook), created_at: webhook.createdAt, updated_at: webhook.updatedAt,
+      });
+      return true;
+    });
   }
 
   async find(id: string): Promise<Webhook | undefined> {
     const row = await this.live().where({ id }).first<WebhookRow | undefined>();
-    return row && fromRow(row);
+    return row && this.fromRow(row);
   }
 
   async listFor(developerId: string): Promise<Webhook[]> {
     const rows = await this.live().where({ developer_id: developerId }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
-    return (rows as WebhookRow[]).map(fromRow);
+    return (rows as WebhookRow[]).map((row) => this.fromRow(row));
   }
 
   async countFor(developerId: string): Promise<number> {
@@ -42,7 +61,7 @@ export class WebhookStore {
   }
 
   async update(webhook: Webhook): Promise<void> {
-    await this.live().where({ id: webhook.id }).update({ ...toColumns(webhook), updated_at: webhook.updatedAt });
+    await this.live().where({ id: webhook.id }).update({ ...this.toColumns(webhook), updated_at: webhook.updatedAt });
   }
 
   /** Final: the secret is dropped and every pending delivery fails, in one transaction. */
@@ -58,38 +77,39 @@ export class WebhookStore {
   private live() {
     return this.knex('webhooks').whereNull('deleted_at');
   }
-}
 
-function toColumns(fields: WebhookFields) {
-  return {
-    url: fields.url,
-    secret: fields.secret,
-    filter_scope: fields.filterScope,
-    filter_program_id: fields.filterProgramId,
-    filter_semester_id: fields.filterSemesterId,
-    filter_course_id: fields.filterCourseId,
-    filter_room_id: fields.filterRoomId,
-    filter_instructor_id: fields.filterInstructorId,
-    event_types: fields.eventTypes,
-    is_active: fields.isActive,
-  };
-}
+  private toColumns(webhook: Webhook) {
+    return {
+      url: webhook.url,
+      target_host: subscriberHost(webhook.url),
+      secret: webhook.secret === null ? null : this.cipher.encrypt(webhook.secret, webhook.id),
+      filter_scope: webhook.filterScope,
+      filter_program_id: webhook.filterProgramId,
+      filter_semester_id: webhook.filterSemesterId,
+      filter_course_id: webhook.filterCourseId,
+      filter_room_id: webhook.filterRoomId,
+      filter_instructor_id: webhook.filterInstructorId,
+      event_types: webhook.eventTypes,
+      is_active: webhook.isActive,
+    };
+  }
 
-function fromRow(row: WebhookRow): Webhook {
-  return {
-    id: row.id,
-    developerId: row.developer_id,
-    url: row.url,
-    secret: row.secret,
-    filterScope: row.filter_scope,
-    filterProgramId: row.filter_program_id,
-    filterSemesterId: row.filter_semester_id,
-    filterCourseId: row.filter_course_id,
-    filterRoomId: row.filter_room_id,
-    filterInstructorId: row.filter_instructor_id,
-    eventTypes: row.event_types,
-    isActive: row.is_active,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
+  private fromRow(row: WebhookRow): Webhook {
+    return {
+      id: row.id,
+      developerId: row.developer_id,
+      url: row.url,
+      secret: row.secret === null ? null : this.cipher.decrypt(row.secret, row.id),
+      filterScope: row.filter_scope,
+      filterProgramId: row.filter_program_id,
+      filterSemesterId: row.filter_semester_id,
+      filterCourseId: row.filter_course_id,
+      filterRoomId: row.filter_room_id,
+      filterInstructorId: row.filter_instructor_id,
+      eventTypes: row.event_types,
+      isActive: row.is_active,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+    };
+  }
 }

@@ -21,7 +21,11 @@ export interface Webhook {
   updatedAt: Date;
 }
 
-export type WebhookFields = Omit<Webhook, 'id' | 'developerId' | 'createdAt' | 'updatedAt'>;
+
+/** `host:port` of a subscriber URL: the unit of the per-host concurrency limit and of the circuit breaker. */
+export function subscriberHost(url: string): string {
+  return new URL(url).host;
+}
 
 /** The filter id each non-global scope consults. */
 export const SCOPE_FILTER = {

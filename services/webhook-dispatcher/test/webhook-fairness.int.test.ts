@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from './support/webhook-harness.js';
+import { startReceiver, type TestReceiver } from './support/test-receiver.js';
+import { waitFor } from './support/end-to-end-system.js';
+
+/** One developer cannot hold up the others: webhook and test limits, the per-host limit, fair claiming. */
+const cleanup: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const close of cleanup.reverse()) await close();
+});
+
+async function harness(overrides: Parameters<typeof startHarness>[0] = {}): Promise<Harness> {
+  const started = await startHarness(overrides);
+  cleanup.push(() => started.close());
+  return started;
+}
+
+async function receiver(reply?: TestReceiver['reply']): Promise<TestReceiver> {
+  const started = await startReceiver(reply);
+  cleanup.push(() => started.close());
+  return started;
+}
+
+async function webhook(h: Harness, owner: string, body: Record<string, unknown>): Promise<string> {
+  const response = await h.call(owner, 'POST', '/webhooks', body);
+  expect(response.status).toBe(201);
+  return response.body.data.id as string;
+}
+
+describe('webhooks per developer (MAX_WEBHOOKS_PER_DEVELOPER, default 25)', () => {
+  it('answers the 26th webhook with 409 CONFLICT, and accepts one again after a delete', async () => {
+    const h = await harness();
+    const owner = randomUUID();
+    const ids: string[] = [];
+    for (let index = 0; index < 25; index += 1) ids.push(await webhook(h, owner, { url: `https://hooks.example.edu/${index}` }));
+    const refused = await h.call(owner, 'POST', '/webhooks', { url: 'https://hooks.example.edu/26' });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('at most 25 webhooks') });
+    expect((await h.call(randomUUID(), 'POST', '/webhooks', { url: 'https://hooks.example.edu/other' })).status).toBe(201);
+    await h.call(owner, 'DELETE', `/webhooks/${ids[0]}`);
+    expect((await h.call(owner, 'POST', '/webhooks', { url: 'https://hooks.example.edu/again' })).status).toBe(201);
+  });
+
+  it('holds under concurrent creates', async () => {
+    const h = await harness({ maxWebhooksPerDeveloper: 3 });
+    const owner = randomUUID();
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, index) => h.call(owner, 'POST', '/webhooks', { url: `https://hooks.example.edu/${index}` })));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 201, 201, 409, 409, 409, 409, 409, 409, 409]);
+    expect(await h.module.webhookCounter.countFor(owner)).toBe(3);
+  });
+});
+
+describe('test deliveries per webhook: at most 10 a minute', () => {
+  it('answers the 11th test call within a minute with 429 and Retry-After, and accepts again once the window has moved', async () => {
+    const h = await harness();
+    const owner = randomUUID();
+    const hook = await webhook(h, owner, { url: 'https://hooks.example.edu/tests' });
+    for (let index = 0; index < 10; index += 1) {
+      expect((await h.call(owner, 'POST', `/webhooks/${hook}/test`)).status).toBe(204);
+      h.clock.advance(1);
+    }
+    const refused = await fetch(`${h.api.url}/v1/timetable/webhooks/${hook}/test`, { method: 'POST', headers: h.identity.headersFor(owner) });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('50');
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('RATE_LIMITED');
+    h.clock.advance(50);
+    expect((await h.call(owner, 'POST', `/webhooks/${hook}/test`)).status).toBe(204);
+    expect((await h.call(owner, 'POST', `/webhooks/${hook}/test`)).status).toBe(429);
+    const queued = await h.knex('deliveries').where({ webhook_id: hook, origin: 'test' }).count({ n: '*' }).first();
+    expect(Number(queued?.n)).toBe(11);
+  });
+});
+
+describe('fair claiming', () => {
+  it("delivers another developer's 20 to a fast host in the first cycle while 2,000 wait for a host answering after 5 s", async () => {
+    const h = await harness({ drainTimeoutMs: 100 });
+    const slow = await receiver(() => ({ status: 200, delayMs: 5000 }));
+    const fast = await receiver();
+    const slowCourse = randomUUID();
+    const fastCourse = randomUUID();
+    await webhook(h, randomUUID(), { url: slow.url, filterScope: 'course', filterCourseId: slowCourse });
+    await webhook(h, randomUUID(), { url: fast.url, filterScope: 'course', filterCourseId: fastCourse });
+    await h.publish(...Array.from({ length: 2000 }, () => ({ courseId: slowCourse })));
+    h.clock.advance(1);
+    await h.publish(...Array.from({ length: 20 }, () => ({ courseId: fastCourse })));
+
+    const cycle = h.module.dispatcher.runCycle();
+    await waitFor('the fast host to receive its 20 deliveries', () => fast.received.length === 20);
+    // The fast host was served while the slow one had only its 4 slots, none of them answered yet.
+    expect(slow.received.length).toBeLessThanOrEqual(4);
+    expect(slow.maxConcurrentRequests).toBeLessThanOrEqual(4);
+    await h.module.dispatcher.stop();
+    await cycle;
+    const fastDelivered = await h.knex('deliveries').where({ status: 'delivered' }).count({ n: '*' }).first();
+    expect(Number(fastDelivered?.n)).toBe(20);
+  });
+
+  it('never has more than DELIVERY_HOST_CONCURRENCY attempts open to one host, whoever owns the webhooks', async () => {
+    const h = await harness({ hostConcurrency: 3 });
+    const shared = await receiver(() => ({ status: 200, delayMs: 100 }));
+    const elsewhere = await receiver(() => ({ status: 200, delayMs: 100 }));
+    for (const owner of [randomUUID(), randomUUID(), randomUUID()]) {
+      await webhook(h, owner, { url: shared.url });
+      await webhook(h, owner, { url: `${shared.url}?copy` });
+    }
+    await webhook(h, randomUUID(), { url: elsewhere.url });
+    await h.publish(...Array.from({ length: 6 }, () => ({})));
+
+    await h.module.dispatcher.runCycle();
+    expect(shared.received).toHaveLength(36);
+    expect(elsewhere.received).toHaveLength(6);
+    expect(shared.maxConcurrentRequests).toBe(3);
+    expect(shared.maxOpenConnections).toBeLessThanOrEqual(3);
+    expect(elsewhere.maxConcurrentRequests).toBe(3);
+  });
+});
