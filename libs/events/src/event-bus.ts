@@ -1,5 +1,9 @@
 import type { TopicDefinition } from '@timetable/contracts';
 import type { Lifecycle } from '@timetable/observability';
+import type { z } from 'zod';
+
+/** The value type of a topic's events: what its schema parses to. */
+export type EventOf<D extends TopicDefinition> = z.output<D['schema']>;
 
 export interface OutgoingEvent {
   topic: string;
@@ -26,9 +30,10 @@ export interface SubscriptionOptions<T = unknown> {
   fromBeginning: boolean;
   /**
    * Handles events in order; the position is committed only after it resolves, so a crash replays them
-   * and the handler must be idempotent. Throwing stops the batch and it is retried.
+   * and the handler must be idempotent. Throwing stops the batch and it is retried. A property, not a
+   * method, so a handler for another event type does not type-check (methods are checked bivariantly).
    */
-  handleBatch(events: IncomingEvent<T>[]): Promise<void>;
+  handleBatch: (events: IncomingEvent<T>[]) => Promise<void>;
 }
 
 export interface EventConsumer extends Lifecycle {
@@ -41,6 +46,7 @@ export interface EventBus {
   connect(): Promise<void>;
   disconnect(): Promise<void>;
   publish(events: OutgoingEvent[]): Promise<void>;
-  subscribe<T>(options: SubscriptionOptions<T>): EventConsumer;
+  /** The event type follows from the topic definition, so a handler cannot declare another one. */
+  subscribe<D extends TopicDefinition>(options: SubscriptionOptions<EventOf<D>> & { topic: D }): EventConsumer;
   isHealthy(): boolean;
 }

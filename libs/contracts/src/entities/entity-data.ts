@@ -33,8 +33,8 @@ export const academicPeriodData = z.object({
   programId: z.uuid(),
   semesterId: z.uuid(),
   name: z.string(),
-  startDate: z.string(),
-  endDate: z.string(),
+  startDate: z.iso.date(),
+  endDate: z.iso.date(),
 });
 
 export const courseData = z.object({

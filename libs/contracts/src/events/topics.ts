@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { entitySchemas, type EntityDataByType, type EntityType } from '../entities/entity-data.js';
 
 const timestamp = z.iso.datetime({ offset: false });
 const entityPayload = z.record(z.string(), z.unknown());
@@ -21,14 +22,31 @@ export const changeEvent = z.object({
   syncRunId: z.uuid(),
 });
 
-/** Current state of one entity; the compacted topic keeps the latest per key, a null value deletes it. */
-export const entityState = z.object({
-  entityType: z.string(),
-  entityId: z.string(),
-  data: entityPayload,
-  contentHash: z.string(),
-  updatedAt: timestamp,
-});
+/** The state message of one entity type: its data typed by that type's schema. */
+function stateOf<T extends EntityType, S extends z.ZodType<EntityDataByType[T]>>(entityType: T, data: S) {
+  return z.object({
+    entityType: z.literal(entityType),
+    entityId: z.uuid(),
+    data,
+    contentHash: z.string().describe('Changes exactly when data changes; compare for equality only'),
+    updatedAt: timestamp,
+  });
+}
+
+/**
+ * Current state of one entity, a union over the entity types: the registry's schema types every field, so
+ * a malformed entity is refused when produced. The compacted topic keeps the latest per key; a null value
+ * (tombstone) deletes it.
+ */
+export const entityState = z.discriminatedUnion('entityType', [
+  stateOf('program', entitySchemas.program),
+  stateOf('semester', entitySchemas.semester),
+  stateOf('academicPeriod', entitySchemas.academicPeriod),
+  stateOf('course', entitySchemas.course),
+  stateOf('room', entitySchemas.room),
+  stateOf('instructor', entitySchemas.instructor),
+  stateOf('event', entitySchemas.event),
+]);
 
 /** A counted developer/webhook request, recorded by the gateway for developer-auth. */
 export const usageEvent = z.object({
