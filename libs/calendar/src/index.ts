@@ -20,7 +20,7 @@ export type {
   SeriesToExpand,
 } from './recurrence/series-description.js';
 export { detectSeries } from './recurrence/detect-series.js';
-export { expandSeries } from './recurrence/expand-series.js';
+export { excludedStarts, expandSeries } from './recurrence/expand-series.js';
 export { MAX_INTERVAL_WEEKS } from './recurrence/segment-weeks.js';
 export type { CalendarDocument, CalendarEvent } from './ical/render-calendar.js';
 export { DEFAULT_PRODID, renderCalendar } from './ical/render-calendar.js';

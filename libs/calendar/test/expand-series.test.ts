@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expandSeries, type SeriesToExpand } from '../src/index.js';
+import { excludedStarts, expandSeries, type SeriesToExpand } from '../src/index.js';
 
 const BERLIN = 'Europe/Berlin';
 
@@ -87,6 +87,34 @@ describe('EXDATE', () => {
       '2026-04-27',
       '2026-05-04',
     ]);
+  });
+});
+
+describe('excludedStarts', () => {
+  const iso = (dates: Date[]): string[] => dates.map((date) => date.toISOString());
+
+  it('lists the instants of the EXDATEs the rule produces, in the offset of their own date', () => {
+    const series = {
+      dtstart: '2026-03-16T10:00:00',
+      recurrenceRule: 'FREQ=WEEKLY;INTERVAL=1;UNTIL=20260413T080000Z',
+      exdates: ['2026-04-06T10:00:00', '2026-03-23T10:00:00'],
+    };
+    expect(iso(excludedStarts(series, BERLIN))).toEqual(['2026-03-23T09:00:00.000Z', '2026-04-06T08:00:00.000Z']);
+  });
+
+  it('leaves out an EXDATE the rule never produces: another time of day, off the interval or past UNTIL', () => {
+    const series = {
+      dtstart: '2026-03-16T10:00:00',
+      recurrenceRule: 'FREQ=WEEKLY;INTERVAL=2;UNTIL=20260413T080000Z',
+      exdates: ['2026-03-30T10:15:00', '2026-03-23T10:00:00', '2026-04-27T10:00:00', '2026-03-30T10:00:00'],
+    };
+    expect(iso(excludedStarts(series, BERLIN))).toEqual(['2026-03-30T08:00:00.000Z']);
+  });
+
+  it('works for an open-ended rule and is empty for a one-off', () => {
+    const open = { dtstart: '2026-01-05T10:00:00', recurrenceRule: 'FREQ=WEEKLY', exdates: ['2027-01-04T10:00:00'] };
+    expect(iso(excludedStarts(open, BERLIN))).toEqual(['2027-01-04T09:00:00.000Z']);
+    expect(excludedStarts({ dtstart: '2026-01-05T10:00:00', recurrenceRule: null, exdates: [] }, BERLIN)).toEqual([]);
   });
 });
 

@@ -120,15 +120,13 @@ describe('events', () => {
   });
 });
 
-describe('speed', () => {
-  it('renders 1,500 events well under 50 ms', () => {
+describe('a large feed', () => {
+  // How fast it renders is measured in bench/, never asserted here.
+  it('renders 1,500 events as 1,500 VEVENTs', () => {
     const events = Array.from({ length: 1500 }, (_, index) =>
       event(index, { description: 'Vorlesung mit Übung, bitte Skript mitbringen', location: 'Hörsaal 1' }),
     );
-    renderCalendar({ name: 'warm-up', events });
-    const started = performance.now();
-    renderCalendar({ name: 'Feed', events });
-    // Generous bound for shared CI machines; typical runs take a few milliseconds.
-    expect(performance.now() - started).toBeLessThan(50);
+    const text = renderCalendar({ name: 'Feed', events });
+    expect(text.match(/^BEGIN:VEVENT\r$/gm)).toHaveLength(1500);
   });
 });

@@ -8,16 +8,19 @@ import { ResponseCache } from './http/cached-response.js';
 import { coursesController } from './features/courses/courses-controller.js';
 import { CoursesService } from './features/courses/courses-service.js';
 import { CoursesStore } from './features/courses/courses-store.js';
+import { freeRoomsController } from './features/free-rooms/free-rooms-controller.js';
+import { FreeRoomsStore } from './features/free-rooms/free-rooms-store.js';
 import { icalController } from './features/ical/ical-controller.js';
 import { IcalService } from './features/ical/ical-service.js';
 import { IcalStore } from './features/ical/ical-store.js';
 import { instructorsController } from './features/instructors/instructors-controller.js';
 import { InstructorsService } from './features/instructors/instructors-service.js';
 import { InstructorsStore } from './features/instructors/instructors-store.js';
-import { OccurrenceStore } from './features/occurrences/occurrence-store.js';
+import { EventListingStore } from './features/event-listings/event-listing-store.js';
 import { programsController } from './features/programs/programs-controller.js';
 import { ProgramsService } from './features/programs/programs-service.js';
 import { ProgramsStore } from './features/programs/programs-store.js';
+import { CatalogInvalidation } from './features/projection/catalog-invalidation.js';
 import { subscribeProjection } from './features/projection/projection-consumer.js';
 import { ProjectionService } from './features/projection/projection-service.js';
 import { ProjectionStore } from './features/projection/projection-store.js';
@@ -46,27 +49,28 @@ export interface CatalogServiceDeps {
   timeZone: string;
   /** Domain part of iCal UIDs (ICAL_DOMAIN). */
   icalDomain: string;
-  /** /ready fails while the projection is more than this many messages behind (CONSUMER_MAX_LAG). */
-  maxConsumerLag?: number | undefined;
   now?: () => Date;
 }
 
-/** Composition root of the catalog: the entities projection and every catalog, week, search and iCal route. */
+/** Composition root of the catalog: the entities projection and every catalog, free-room, week, search and iCal route. */
 export function createCatalogService(deps: CatalogServiceDeps): Promise<ServiceModule> {
   const { knex, logger, timeZone } = deps;
   const now = deps.now ?? (() => new Date());
   const responses = new ResponseCache(deps.cache, logger);
-  const occurrences = new OccurrenceStore(knex);
+  const listings = new EventListingStore(knex);
   const semesters = new SemestersStore(knex);
-  const projection = new ProjectionService({ store: new ProjectionStore(knex), cache: deps.cache, logger, timeZone });
+  const invalidation = new CatalogInvalidation(deps.cache, logger);
+  const projection = new ProjectionService({ store: new ProjectionStore(knex), invalidation, logger, timeZone });
   const consumer = subscribeProjection(deps.bus, projection);
 
   const routes = Router();
-  routes.use(programsController(new ProgramsService(new ProgramsStore(knex), semesters, occurrences)));
-  routes.use(semestersController(new SemestersService(semesters, occurrences), responses));
+  routes.use(programsController(new ProgramsService(new ProgramsStore(knex), semesters, listings)));
+  routes.use(semestersController(new SemestersService(semesters, listings), responses));
   routes.use(coursesController(new CoursesService(new CoursesStore(knex))));
+  // Before the rooms routes: /rooms/free must not reach /rooms/:id.
+  routes.use(freeRoomsController(new FreeRoomsStore(knex), responses));
   routes.use(roomsController(new RoomsService(new RoomsStore(knex), now)));
-  routes.use(instructorsController(new InstructorsService(new InstructorsStore(knex), occurrences)));
+  routes.use(instructorsController(new InstructorsService(new InstructorsStore(knex), listings)));
   routes.use(searchController(new SearchService(new SearchStore(knex))));
   routes.use(statisticsController(new StatisticsStore(knex)));
   routes.use(weekController(new WeekService(new WeekStore(knex), timeZone, now), responses));
@@ -77,9 +81,12 @@ export function createCatalogService(deps: CatalogServiceDeps): Promise<ServiceM
     routes,
     readiness: [
       { name: 'catalog-database', check: () => isDatabaseReachable(knex) },
-      consumerReadiness('catalog-projection', consumer, deps.maxConsumerLag),
+      consumerReadiness('catalog-projection', consumer),
     ],
     start: () => consumer.start(),
-    stop: () => consumer.stop(),
+    async stop() {
+      await consumer.stop();
+      invalidation.stop();
+    },
   });
 }

@@ -15,7 +15,7 @@ runServiceProcess({
   name: 'catalog-api',
   port: config.PORT,
   logger,
-  async open() {
+  async open({ fail }) {
     const backends = await openDistributedBackends({
       databaseUrl: config.DATABASE_URL,
       schema: CATALOG_SCHEMA,
@@ -24,6 +24,8 @@ runServiceProcess({
       schemaRegistryUrl: config.SCHEMA_REGISTRY_URL,
       topicPrefix: config.KAFKA_TOPIC_PREFIX,
       clientId: 'catalog-api',
+      consumerRetryBudgetMs: config.CONSUMER_RETRY_BUDGET_SECONDS * 1000,
+      onConsumerFailure: fail,
       logger,
     });
     const redis = config.REDIS_URL ? createRedisConnection(config.REDIS_URL) : undefined;
@@ -36,7 +38,6 @@ runServiceProcess({
       logger,
       timeZone: config.TIME_ZONE,
       icalDomain: config.icalDomain,
-      maxConsumerLag: config.CONSUMER_MAX_LAG,
     });
     return {
       module,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EntityState } from '@timetable/contracts';
 import { CATALOG_CACHE_NAMESPACE } from '../src/index.js';
 import { startCatalog, stateOf, type CatalogHarness } from './support/catalog-harness.js';
 import { events, ids, universityStates } from './support/university-fixture.js';
@@ -78,7 +79,8 @@ describe('projection of entity states', () => {
   });
 
   it('skips a state whose data fails its schema and still applies the rest of the batch', async () => {
-    const broken = { ...stateOf({ type: 'room', data: { id: ids.roomA101, name: 'x', building: 'A', campus: 'N', capacity: 1, tags: [], upstreamId: 1 } }), data: { id: ids.roomA101 } };
+    const room = stateOf({ type: 'room', data: { id: ids.roomA101, name: 'x', building: 'A', campus: 'N', capacity: 1, tags: [], upstreamId: 1 } });
+    const broken = { ...room, data: { id: ids.roomA101 } } as unknown as EntityState;
     const fine = stateOf({ type: 'instructor', data: { id: ids.schmidt, name: 'Dr. Schmidt', email: 'schmidt@example.edu', tags: ['neu'], upstreamId: 4 } });
     await catalog.publish([broken, fine]);
     expect((await catalog.knex('rooms').where('id', ids.roomA101).first()).name).toBe('A 1.01');

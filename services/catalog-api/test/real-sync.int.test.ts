@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFeed, type ParsedFeedEvent } from './support/parse-feed.js';
 import { ICAL_DOMAIN, startRealSyncSystem, TIME_ZONE, type RealSyncSystem } from './support/real-sync-system.js';
 import {
+  expandListing,
   feedKeyOfTruth,
   futureSeriesMember,
   listingKeyOf,
@@ -32,7 +33,10 @@ let system: RealSyncSystem;
 let simulator: Simulator;
 
 const groupIds = () => [...simulator.model.groups.keys()].sort((a, b) => a - b);
+/** One entry per event of the group's semester. */
 const listing = async (pgid: number) => (await system.json<{ data: OccurrenceResource[] }>(`/semesters/${semesterIdOf(pgid)}/courses`)).data;
+/** The dated occurrences of that listing, as a calendar client expands them. */
+const expandedListing = async (pgid: number) => expandListing(await listing(pgid));
 const week = (label: string) => system.json<WeekResponse>(`/week/${label}`);
 
 async function feed(pgid: number): Promise<ParsedFeedEvent[]> {
@@ -93,11 +97,12 @@ describe('the catalog after the first real sync', () => {
     expect(semesters.every((semester) => semester.academicPeriodId !== null)).toBe(true);
   });
 
-  it('/semesters/:id/courses of every semester holds exactly the expected occurrences', async () => {
+  it('/semesters/:id/courses of every semester lists each event once, and expands to exactly the expected occurrences', async () => {
     for (const pgid of groupIds()) {
-      const occurrences = await listing(pgid);
-      expect(sortedKeys(occurrences, listingKeyOf), `group ${pgid}`).toEqual(sortedKeys(truthOfGroup(simulator, pgid), listingKeyOfTruth));
-      expect(occurrences.every((occurrence) => occurrence.semester.id === semesterIdOf(pgid))).toBe(true);
+      const entries = await listing(pgid);
+      expect(new Set(entries.map((entry) => entry.id)).size, `group ${pgid}`).toBe(entries.length);
+      expect(sortedKeys(expandListing(entries), listingKeyOf), `group ${pgid}`).toEqual(sortedKeys(truthOfGroup(simulator, pgid), listingKeyOfTruth));
+      expect(entries.every((entry) => entry.semester.id === semesterIdOf(pgid))).toBe(true);
     }
   });
 
@@ -115,18 +120,22 @@ describe('the catalog after the first real sync', () => {
     await expectWeekMatchesTruth('2026-W44');
   });
 
-  it('has no occurrences in the holiday weeks, like the simulator', async () => {
+  it('has no occurrences in the holiday weeks, like the simulator: series spanning a break exclude its dates', async () => {
     const breaks = simulator.model.currentPlanningUnit.holidays.filter((holiday) => holiday.to > holiday.from);
     expect(breaks.length).toBeGreaterThan(0);
+    const inBreak = (instant: string, from: number, to: number) => {
+      const day = instantToLocal(new Date(instant), TIME_ZONE).slice(0, 10);
+      return day >= formatDay(from) && day <= formatDay(to);
+    };
     for (const { from, to } of breaks) {
       expect(onLocalDays(truthOfTerm(simulator), formatDay(from), formatDay(to))).toEqual([]);
+      let excludedInBreak = 0;
       for (const pgid of groupIds().slice(0, 12)) {
-        const inBreak = (await listing(pgid)).filter((occurrence) => {
-          const day = instantToLocal(new Date(occurrence.startTime), TIME_ZONE).slice(0, 10);
-          return day >= formatDay(from) && day <= formatDay(to);
-        });
-        expect(inBreak).toEqual([]);
+        const entries = await listing(pgid);
+        expect(expandListing(entries).filter((occurrence) => inBreak(occurrence.startTime, from, to))).toEqual([]);
+        excludedInBreak += entries.flatMap((entry) => entry.excludedDates).filter((instant) => inBreak(instant, from, to)).length;
       }
+      expect(excludedInBreak).toBeGreaterThan(0);
     }
   });
 
@@ -166,7 +175,7 @@ describe('after churn upstream and a second sync', () => {
   beforeAll(async () => {
     for (const pgid of groupIds()) {
       const truth = truthOfGroup(simulator, pgid);
-      const occurrences = await listing(pgid);
+      const occurrences = await expandedListing(pgid);
       const courses = [...new Set(truth.filter((occurrence) => occurrence.start > NOW).map((occurrence) => occurrence.courseId))];
       const picks = courses.map((courseId) => futureSeriesMember(truth, occurrences, courseId, NOW)).filter((pick) => pick !== undefined);
       const [renamedPick, movedPick, cancelledPick] = picks;
@@ -192,8 +201,14 @@ describe('after churn upstream and a second sync', () => {
     expect(result.updated).toBeGreaterThan(0);
   });
 
+  it('lists the cancelled occurrence among its series\' excludedDates', async () => {
+    const entry = (await listing(churned.pgid)).find((candidate) => candidate.id === churned.cancelled.eventId);
+    expect(entry?.recurrenceRule).not.toBeNull();
+    expect(entry?.excludedDates).toContain(churned.cancelled.start.toISOString());
+  });
+
   it('serves the changed semester exactly as the simulator now describes it', async () => {
-    const occurrences = await listing(churned.pgid);
+    const occurrences = await expandedListing(churned.pgid);
     expect(sortedKeys(occurrences, listingKeyOf)).toEqual(sortedKeys(truthOfGroup(simulator, churned.pgid), listingKeyOfTruth));
     const at = (occurrence: TruthOccurrence) => occurrences.filter((entry) => entry.course.id === occurrence.courseId && entry.startTime === occurrence.start.toISOString());
     expect(at(churned.moved).map((entry) => entry.room?.name)).toEqual([churned.moved.roomName]);

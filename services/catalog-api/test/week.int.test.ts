@@ -124,6 +124,7 @@ describe('week filters', () => {
     expect(await eventIds(`/week/2026-W13?roomIds=%20${ids.roomHoersaal}%20,,`)).toEqual([ids.uebungOnce]);
     expect(await eventIds('/week/2026-W13?roomIds=')).toEqual([ids.matheSpring, ids.uebungOnce]);
     expect(await eventIds('/week/2026-W13?roomIds=not-a-uuid')).toEqual([]);
+    expect(await eventIds('/week/2026-W13?roomIds=%00')).toEqual([]);
     expect(await eventIds(`/week/2026-W13?roomIds=not-a-uuid,${ids.roomHoersaal}`)).toEqual([ids.uebungOnce]);
   });
 });

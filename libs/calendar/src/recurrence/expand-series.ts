@@ -10,14 +10,14 @@ import {
   localDateTimeToFloatingMs,
 } from '../local-date-time.js';
 import { floatingMsToInstantMs, instantMsToFloatingMs } from '../zoned-time.js';
-import type { InstantWindow, Occurrence, SeriesToExpand } from './series-description.js';
+import type { InstantWindow, Occurrence, SeriesDescription, SeriesToExpand } from './series-description.js';
 import { isPlainWeekly, plainWeeklyStarts, type FloatingBounds } from './plain-weekly.js';
 import { untilToFloatingMs } from './weekly-rule.js';
 
 // rrule ships a UMD bundle to Node's ESM loader, so only its default export exists at run time.
 const { RRule } = rrulePackage;
 
-function floatingStarts(series: SeriesToExpand, timeZone: string, window: InstantWindow | undefined): number[] {
+function floatingStarts(series: SeriesDescription, timeZone: string, window: InstantWindow | undefined): number[] {
   const dtstart = localDateTimeToFloatingMs(series.dtstart);
   if (series.recurrenceRule === null) return [dtstart];
   const parsed = RRule.parseString(series.recurrenceRule);
@@ -63,4 +63,19 @@ export function expandSeries(series: SeriesToExpand, timeZone: string, window?: 
     occurrences.push({ start: new Date(start), end: new Date(end), localDate: floatingMsToLocalDate(floating) });
   }
   return occurrences.sort((a, b) => a.start.getTime() - b.start.getTime());
+}
+
+/**
+ * The instants the rule would produce but its EXDATEs remove (holidays, cancellations), sorted: what a
+ * client expanding the rule from DTSTART;TZID needs as exclusions. An EXDATE the rule never produces
+ * removes nothing and is not listed.
+ */
+export function excludedStarts(series: SeriesDescription, timeZone: string): Date[] {
+  if (series.recurrenceRule === null || series.exdates.length === 0) return [];
+  const excluded = [...new Set(series.exdates.map(localDateTimeToFloatingMs))].sort((a, b) => a - b);
+  const first = floatingMsToInstantMs(excluded[0] ?? 0, timeZone);
+  const last = floatingMsToInstantMs(excluded.at(-1) ?? 0, timeZone);
+  // Bounded by the EXDATEs themselves, so an open-ended rule needs no horizon here.
+  const produced = new Set(floatingStarts(series, timeZone, { from: new Date(first), to: new Date(last + 1) }));
+  return excluded.filter((floating) => produced.has(floating)).map((floating) => new Date(floatingMsToInstantMs(floating, timeZone)));
 }

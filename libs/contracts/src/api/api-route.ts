@@ -15,5 +15,6 @@ export interface ApiRoute {
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
-  responses: Record<number, { description: string; schema?: z.ZodType; contentType?: string }>;
+  /** `retryAfter`: the answer carries a Retry-After header (seconds). */
+  responses: Record<number, { description: string; schema?: z.ZodType; contentType?: string; retryAfter?: boolean }>;
 }

@@ -50,14 +50,24 @@ export const instructorResource = z.object({
   tags: z.array(z.string()),
 });
 
-/** A dated occurrence of an event, as semester, program and instructor course listings return it. */
+/**
+ * One event (a weekly series or a one-off), as semester, program and instructor course listings return it:
+ * expanding recurrenceRule from startTime in the server's time zone (DTSTART;TZID=), minus excludedDates,
+ * gives exactly the dated occurrences that week views, room schedules and feeds serve.
+ */
 export const occurrenceResource = z.object({
-  id: z.uuid().describe('Event id'),
+  id: z.uuid().describe('Event id, unique in the listing'),
   summary: z.string().describe('The course name'),
-  startTime: instant,
-  endTime: instant,
+  startTime: instant.describe('Start of the first occurrence'),
+  endTime: instant.describe('End of the first occurrence'),
   weekday: z.number().int().min(0).max(6).describe('UTC day of week of startTime, 0 = Sunday'),
-  recurrenceRule: z.string().nullable().describe('iCal RRULE; null for one-off events'),
+  recurrenceRule: z
+    .string()
+    .nullable()
+    .describe("RFC 5545 RRULE value without the 'RRULE:' prefix (e.g. FREQ=WEEKLY;INTERVAL=1;UNTIL=20260713T080000Z), for a DTSTART of startTime in the server's time zone; null for a one-off"),
+  excludedDates: z
+    .array(instant)
+    .describe('Starts the rule would produce but that do not take place (holidays, cancellations), sorted; [] when none'),
   course: z.object({ id: z.uuid(), name: z.string(), code: z.string() }),
   room: z.object({ id: z.uuid(), name: z.string(), building: z.string() }).nullable().describe('First room of the event; null when the event has no (mirrored) room'),
   instructor: z.object({ id: z.uuid(), name: z.string() }).nullable().describe('First instructor of the event, or null'),

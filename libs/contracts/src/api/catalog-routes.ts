@@ -15,7 +15,6 @@ import {
 
 const CATALOG = 'Catalog';
 const WEEK = 'Week';
-const CALENDAR = 'Calendar feeds';
 const idParam = z.object({ id: z.string().describe('UUID; a malformed id is an unknown id (404)') });
 const notFound = { description: 'Unknown or malformed id' };
 const filterId = (what: string) => z.string().optional().describe(`${what} UUID; a malformed id matches nothing`);
@@ -35,7 +34,7 @@ function single(path: string, kind: string, schema: z.ZodType): ApiRoute {
   };
 }
 
-function occurrencesOf(path: string, summary: string): ApiRoute {
+function eventsOf(path: string, summary: string): ApiRoute {
   return {
     method: 'get',
     path,
@@ -43,11 +42,12 @@ function occurrencesOf(path: string, summary: string): ApiRoute {
     tag: CATALOG,
     auth: false,
     params: idParam,
-    responses: { 200: { description: 'Occurrences sorted by startTime', schema: data(z.array(occurrenceResource)) }, 404: notFound },
+    responses: { 200: { description: 'One entry per event (series or one-off), sorted by startTime, then id', schema: data(z.array(occurrenceResource)) }, 404: notFound },
   };
 }
 
-const weekQuery = z.object({
+/** The week views' id filters; the personal feed takes the same ones. */
+export const occurrenceFilterQuery = z.object({
   instructorIds: idListFilter('instructor'),
   roomIds: idListFilter('room'),
   courseIds: idListFilter('course'),
@@ -82,7 +82,7 @@ export const catalogRoutes: ApiRoute[] = [
     params: idParam,
     responses: { 200: { description: 'Semesters sorted by number', schema: data(z.array(semesterResource)) }, 404: notFound },
   },
-  occurrencesOf('/programs/{id}/courses', "Occurrences of every semester of the program (union of their academic periods)"),
+  eventsOf('/programs/{id}/courses', "Events of every semester of the program (union of their academic periods)"),
   {
     method: 'get',
     path: '/semesters',
@@ -93,7 +93,7 @@ export const catalogRoutes: ApiRoute[] = [
     responses: { 200: { description: 'Semesters sorted by program name and number', schema: data(z.array(semesterResource)) } },
   },
   single('/semesters/{id}', 'semester', semesterResource),
-  occurrencesOf('/semesters/{id}/courses', "Occurrences of the semester's academic period"),
+  eventsOf('/semesters/{id}/courses', "Events of the semester's academic period"),
   {
     method: 'get',
     path: '/courses',
@@ -153,13 +153,13 @@ export const catalogRoutes: ApiRoute[] = [
   {
     method: 'get',
     path: '/instructors/{id}/courses',
-    summary: 'Occurrences taught by an instructor',
+    summary: 'Events taught by an instructor',
     tag: CATALOG,
     auth: false,
     params: idParam,
     responses: {
       200: {
-        description: 'Not double-wrapped: the instructor beside the occurrences, sorted by startTime',
+        description: 'Not double-wrapped: the instructor beside one entry per event, sorted by startTime, then id',
         schema: z.object({ instructor: instructorResource, data: z.array(occurrenceResource) }),
       },
       404: notFound,
@@ -188,7 +188,7 @@ export const catalogRoutes: ApiRoute[] = [
     auth: false,
     responses: { 200: { description: 'Integer counts', schema: data(catalogStatistics) } },
   },
-  { method: 'get', path: '/week/current', summary: 'The week containing now', tag: WEEK, auth: false, query: weekQuery, responses: weekResponses },
+  { method: 'get', path: '/week/current', summary: 'The week containing now', tag: WEEK, auth: false, query: occurrenceFilterQuery, responses: weekResponses },
   {
     method: 'get',
     path: '/week/{week}',
@@ -196,20 +196,7 @@ export const catalogRoutes: ApiRoute[] = [
     tag: WEEK,
     auth: false,
     params: z.object({ week: z.string().regex(/^\d{4}-W(0[1-9]|[1-4]\d|5[0-3])$/).describe('YYYY-Www') }),
-    query: weekQuery,
+    query: occurrenceFilterQuery,
     responses: { ...weekResponses, 400: { description: 'Malformed week, or a week that does not exist (2025-W53)' } },
-  },
-  {
-    method: 'get',
-    path: '/ical/{semesterId}',
-    summary: "iCalendar feed of the semester's next 365 days",
-    tag: CALENDAR,
-    auth: false,
-    params: z.object({ semesterId: z.string() }),
-    responses: {
-      200: { description: 'One VEVENT per occurrence, times in UTC; ETag, 304 on If-None-Match', contentType: 'text/calendar', schema: z.string() },
-      304: { description: 'Not modified' },
-      404: notFound,
-    },
   },
 ];

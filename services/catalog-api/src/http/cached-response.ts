@@ -8,6 +8,12 @@ export const CATALOG_CACHE_NAMESPACE = 'catalog';
 
 const NEWLINE = 0x0a;
 
+/**
+ * No entry is kept longer than this, whatever its route asks: should a version bump fail after the catalog
+ * committed, the old entries go stale for at most this long (the HTTP Cache-Control is the route's own).
+ */
+export const MAX_ENTRY_SECONDS = 60;
+
 export interface CachedBody {
   /** Cache key within the catalog version: the path and query the body depends on. */
   key: string;
@@ -56,7 +62,7 @@ export class ResponseCache {
       entry = { etag: etagOf(body), body };
       if (version >= 0) {
         const stored = Buffer.concat([Buffer.from(`${entry.etag}\n`, 'latin1'), body]);
-        await this.cache.set(key, stored, options.ttlSeconds).catch((error: unknown) => this.failed(error, undefined));
+        await this.cache.set(key, stored, Math.min(options.ttlSeconds, MAX_ENTRY_SECONDS)).catch((error: unknown) => this.failed(error, undefined));
       }
     }
     res.setHeader('ETag', entry.etag);

@@ -12,12 +12,17 @@ function firstValue(value: unknown): unknown {
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** The query with every repeated parameter reduced to its first value, for schemas of single values. */
+export function firstValues(query: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(query).map(([name, value]) => [name, firstValue(value)]));
+}
+
 /** An optional single-valued query parameter. */
 export const optionalText = z.preprocess(firstValue, z.string().optional());
 
 /**
  * A comma-separated id filter: entries trimmed, empty ones dropped; undefined when nothing remains
- * (no filter). Malformed ids stay in the list and simply match no row.
+ * (no filter). Malformed ids stay in the list: the caller decides that they match nothing.
  */
 export function idList(value: unknown): string[] | undefined {
   const raw = Array.isArray(value) ? value.join(',') : value;

@@ -14,13 +14,14 @@ export type StateInput = { [T in EntityType]: { type: T; data: EntityDataByType[
 
 /** An entity state as sync publishes it: the content hash is the hash of the data. */
 export function stateOf(input: StateInput): EntityState {
+  // The input pairs type and data per entity type; TypeScript cannot follow that pairing into the union.
   return {
     entityType: input.type,
     entityId: input.data.id,
-    data: input.data as unknown as Record<string, unknown>,
+    data: input.data,
     contentHash: createHash('sha256').update(JSON.stringify(input.data)).digest('hex'),
     updatedAt: input.updatedAt ?? '2026-01-10T12:00:00.000Z',
-  };
+  } as EntityState;
 }
 
 export interface CatalogHarness {
@@ -34,11 +35,10 @@ export interface CatalogHarness {
 }
 
 /** The catalog service on a fresh database behind a real HTTP server, fed through an in-process bus. */
-export async function startCatalog(now = new Date('2026-03-01T00:00:00.000Z')): Promise<CatalogHarness> {
+export async function startCatalog(now = new Date('2026-03-01T00:00:00.000Z'), cache = new MemoryCache()): Promise<CatalogHarness> {
   const database = await createMigratedKnex(CATALOG_SCHEMA, catalogMigrations);
   const { logger } = captureLogger('warn');
   const bus = new InProcessBus(logger);
-  const cache = new MemoryCache();
   const clock = { now };
   const module = await createCatalogService({
     knex: database.knex,

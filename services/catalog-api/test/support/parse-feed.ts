@@ -14,11 +14,15 @@ export interface ParsedFeedEvent {
   hasRrule: boolean;
 }
 
+// ical.js leaves X- properties raw; calendar apps read X-WR-CALNAME as TEXT (commas escaped), and so do these tests.
+ICAL.design.icalendar.property['x-wr-calname'] = { defaultType: 'text' };
+
 const instantOf = (event: ICAL.Component, name: string): string => (event.getFirstPropertyValue(name) as ICAL.Time).toJSDate().toISOString();
 
-export function parseFeed(text: string): ParsedFeedEvent[] {
+/** The calendar's X-WR-CALNAME and its events. */
+export function parseCalendar(text: string): { name: string; events: ParsedFeedEvent[] } {
   const calendar = new ICAL.Component(ICAL.parse(text) as unknown[]);
-  return calendar.getAllSubcomponents('vevent').map((event) => {
+  const events = calendar.getAllSubcomponents('vevent').map((event) => {
     const uid = String(event.getFirstPropertyValue('uid'));
     return {
       uid,
@@ -32,4 +36,9 @@ export function parseFeed(text: string): ParsedFeedEvent[] {
       hasRrule: event.hasProperty('rrule'),
     };
   });
+  return { name: String(calendar.getFirstPropertyValue('x-wr-calname')), events };
+}
+
+export function parseFeed(text: string): ParsedFeedEvent[] {
+  return parseCalendar(text).events;
 }

@@ -24,7 +24,7 @@ export interface RealSyncSystem {
   sync(): Promise<Awaited<ReturnType<SyncService['runOnce']>>>;
   /** How many entities of a type the sync snapshot holds. */
   snapshotCount(entityType: string): Promise<number>;
-  get(path: string): Promise<Response>;
+  get(path: string, headers?: Record<string, string>): Promise<Response>;
   json<T>(path: string): Promise<T>;
   close(): Promise<void>;
 }
@@ -59,7 +59,7 @@ export async function startRealSyncSystem(options: { seed: number; now: Date }):
     fetchTimeoutMs: 5000,
   });
   const server = await listen(createServiceApp({ name: 'catalog-real-sync-test', logger, routes: catalog.routes }), 0, '127.0.0.1');
-  const get = (path: string) => fetch(`${server.url}/v1/timetable${path}`);
+  const get = (path: string, headers: Record<string, string> = {}) => fetch(`${server.url}/v1/timetable${path}`, { headers });
   return {
     sim,
     clock,

@@ -7,6 +7,7 @@ import { localToInstant } from '@timetable/calendar';
 import type { OccurrenceResource, WeekOccurrenceResource } from '@timetable/contracts';
 import type { ExpectedOccurrence, Simulator } from '@timetable/starplan-sim';
 import { courseIdOf, roomIdOf, semesterIdOf } from '@timetable/sync';
+import { expandAsCalendarClient } from './calendar-client-expansion.js';
 import { TIME_ZONE } from './real-sync-system.js';
 
 export interface TruthOccurrence {
@@ -84,9 +85,15 @@ export function feedKeyOfTruth(occurrence: TruthOccurrence): string {
   return [occurrence.start.toISOString(), occurrence.end.toISOString(), occurrence.summary].join('|');
 }
 
+/** The dated occurrences a calendar client makes of listing entries: each entry once per expanded start. */
+export function expandListing(entries: readonly OccurrenceResource[]): OccurrenceResource[] {
+  return entries.flatMap((entry) => expandAsCalendarClient(entry, TIME_ZONE).map((occurrence) => ({ ...entry, ...occurrence })));
+}
+
 /**
- * A future occurrence of the course in the middle of a served series that began before it, with its event
- * id: changing it leaves the series (and its id) in place, so the series itself is what changes.
+ * A future occurrence of the course strictly inside a served series (earlier and later occurrences of the
+ * same event exist), with its event id: changing it leaves the series, its id and its end in place, so a
+ * cancellation becomes one of its excludedDates.
  */
 export function futureSeriesMember(
   truth: TruthOccurrence[],
@@ -94,14 +101,15 @@ export function futureSeriesMember(
   courseId: string,
   now: Date,
 ): (TruthOccurrence & { eventId: string }) | undefined {
-  const firstStartOf = new Map<string, string>();
-  for (const occurrence of served) if (!firstStartOf.has(occurrence.id)) firstStartOf.set(occurrence.id, occurrence.startTime);
+  const startsOf = new Map<string, string[]>();
+  for (const occurrence of served) startsOf.set(occurrence.id, [...(startsOf.get(occurrence.id) ?? []), occurrence.startTime]);
   const candidates = truth
     .filter((occurrence) => occurrence.courseId === courseId && occurrence.start > now)
     .flatMap((occurrence) => {
       const match = served.find((entry) => entry.course.id === courseId && entry.startTime === occurrence.start.toISOString());
-      const seriesStart = match ? firstStartOf.get(match.id) : undefined;
-      return match && seriesStart !== undefined && seriesStart < match.startTime ? [{ ...occurrence, eventId: match.id }] : [];
+      const starts = match ? (startsOf.get(match.id) ?? []) : [];
+      const inside = match !== undefined && starts.some((start) => start < match.startTime) && starts.some((start) => start > match.startTime);
+      return inside ? [{ ...occurrence, eventId: match.id }] : [];
     });
   return candidates[Math.floor(candidates.length / 2)];
 }

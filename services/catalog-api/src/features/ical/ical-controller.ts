@@ -1,20 +1,37 @@
 import { Router } from 'express';
+import { PERSONAL_FEED_MAX_IDS } from '@timetable/contracts';
+import { ValidationError } from '@timetable/http';
 import type { ResponseCache } from '../../http/cached-response.js';
+import { parseOccurrenceFilter, type ParsedOccurrenceFilter } from '../../http/occurrence-filter-query.js';
 import type { IcalService } from './ical-service.js';
 
 const FEED_MAX_AGE_SECONDS = 600;
+const FEED_HEADERS = { contentType: 'text/calendar; charset=utf-8', cacheControl: `public, max-age=${FEED_MAX_AGE_SECONDS}`, ttlSeconds: FEED_MAX_AGE_SECONDS };
+
+// A personal feed without a filter would be the whole university: refused, like an oversized selection.
+function assertPersonalSelection(selection: ParsedOccurrenceFilter): void {
+  if (selection.idCount === 0) {
+    throw new ValidationError('A personal feed needs at least one id in courseIds, groupIds, roomIds or instructorIds');
+  }
+  if (selection.idCount > PERSONAL_FEED_MAX_IDS) {
+    throw new ValidationError(`A personal feed lists at most ${PERSONAL_FEED_MAX_IDS} ids in all, got ${selection.idCount}`, {
+      ids: selection.idCount,
+      maxIds: PERSONAL_FEED_MAX_IDS,
+    });
+  }
+}
 
 export function icalController(service: IcalService, responses: ResponseCache): Router {
   const router = Router();
+  // Only the bare path: /ical/<id> is a semester feed, and /ical/<id>/url belongs to sync.
+  router.get('/ical', async (req, res) => {
+    const selection = parseOccurrenceFilter(req.query);
+    assertPersonalSelection(selection);
+    await responses.send(req, res, { key: `ical-personal:${selection.key}`, ...FEED_HEADERS, render: () => service.personalFeed(selection.filter) });
+  });
   router.get('/ical/:semesterId', async (req, res) => {
     const { semesterId } = req.params;
-    await responses.send(req, res, {
-      key: `ical:${semesterId}`,
-      contentType: 'text/calendar; charset=utf-8',
-      cacheControl: `public, max-age=${FEED_MAX_AGE_SECONDS}`,
-      ttlSeconds: FEED_MAX_AGE_SECONDS,
-      render: () => service.feed(semesterId),
-    });
+    await responses.send(req, res, { key: `ical:${semesterId}`, ...FEED_HEADERS, render: () => service.feed(semesterId) });
   });
   return router;
 }

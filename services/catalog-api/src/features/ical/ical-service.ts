@@ -1,12 +1,12 @@
 import { renderCalendar, type CalendarEvent } from '@timetable/calendar';
 import { NotFoundError } from '@timetable/http';
 import { isUuid } from '../../http/query-values.js';
+import type { OccurrenceFilter } from '../occurrences/occurrence-filter.js';
+import { personalFeedName, semesterFeedName } from './feed-names.js';
 import type { FeedOccurrenceRow, IcalStore } from './ical-store.js';
 
-/** The feed's fixed horizon: the next 365 days. */
+/** The feeds' fixed horizon: the next 365 days. */
 export const FEED_HORIZON_DAYS = 365;
-/** Stands in for the program's short name in the calendar name when the program is unknown. */
-export const FEED_FALLBACK_LABEL = 'Timetable';
 const MS_PER_DAY = 86_400_000;
 
 export interface IcalServiceDeps {
@@ -15,6 +15,11 @@ export interface IcalServiceDeps {
   now: () => Date;
 }
 
+/**
+ * The semester feed and the personal feed. Both render their VEVENTs the same way, so an occurrence has
+ * the same UID, SEQUENCE and DTSTAMP in every feed that holds it and a client subscribed to both sees one
+ * event, not two.
+ */
 export class IcalService {
   constructor(private readonly deps: IcalServiceDeps) {}
 
@@ -22,12 +27,23 @@ export class IcalService {
   async feed(semesterId: string): Promise<string> {
     const semester = isUuid(semesterId) ? await this.deps.store.semester(semesterId) : null;
     if (!semester) throw new NotFoundError('semester', semesterId);
-    const name = `${semester.programShortName ?? FEED_FALLBACK_LABEL} – ${semester.name}`;
+    const name = semesterFeedName(semester);
     if (semester.academicPeriodId === null) return renderCalendar({ name, events: [] });
-    const from = this.deps.now();
-    const to = new Date(from.getTime() + FEED_HORIZON_DAYS * MS_PER_DAY);
+    const { from, to } = this.horizon();
     const rows = await this.deps.store.occurrences(semester.academicPeriodId, from, to);
     return renderCalendar({ name, events: rows.map((row) => this.toEvent(row)) });
+  }
+
+  /** The occurrences the filter keeps, by the week views' rules; the caller checks the filter is not empty. */
+  async personalFeed(filter: OccurrenceFilter): Promise<string> {
+    const { from, to } = this.horizon();
+    const [rows, names] = await Promise.all([this.deps.store.matching(filter, from, to), this.deps.store.selectionNames(filter)]);
+    return renderCalendar({ name: personalFeedName(names), events: rows.map((row) => this.toEvent(row)) });
+  }
+
+  private horizon(): { from: Date; to: Date } {
+    const from = this.deps.now();
+    return { from, to: new Date(from.getTime() + FEED_HORIZON_DAYS * MS_PER_DAY) };
   }
 
   private toEvent(row: FeedOccurrenceRow): CalendarEvent {

@@ -1,4 +1,5 @@
 import type { Knex } from '@timetable/db';
+import { whereOccurrenceMatches, type OccurrenceFilter } from '../occurrences/occurrence-filter.js';
 
 export interface FeedSemester {
   id: string;
@@ -21,6 +22,16 @@ export interface FeedOccurrenceRow {
   instructor_names: string | null;
 }
 
+/** Names of the mirrored entities a personal feed selects, per filter, each sorted by name. */
+export type SelectionNames = Record<keyof OccurrenceFilter, string[]>;
+
+const NAMED_TABLE: Record<keyof OccurrenceFilter, string> = {
+  groupIds: 'semesters',
+  courseIds: 'courses',
+  roomIds: 'rooms',
+  instructorIds: 'instructors',
+};
+
 export class IcalStore {
   constructor(private readonly knex: Knex) {}
 
@@ -34,25 +45,52 @@ export class IcalStore {
     return row ? { id: row.id, name: row.name, academicPeriodId: row.academic_period_id, programShortName: row.short_name } : null;
   }
 
-  /** The period's occurrences starting in [from, to), with room and instructor names aggregated once per event. */
-  async occurrences(periodId: string, from: Date, to: Date): Promise<FeedOccurrenceRow[]> {
+  /** The period's occurrences starting in [from, to). */
+  occurrences(periodId: string, from: Date, to: Date): Promise<FeedOccurrenceRow[]> {
+    return this.feedRows((query) => query.where('o.period_id', periodId), from, to);
+  }
+
+  /** The occurrences starting in [from, to) that the week views' filter keeps. */
+  matching(filter: OccurrenceFilter, from: Date, to: Date): Promise<FeedOccurrenceRow[]> {
+    return this.feedRows((query) => whereOccurrenceMatches(this.knex, query, filter), from, to);
+  }
+
+  async selectionNames(filter: OccurrenceFilter): Promise<SelectionNames> {
+    const names = async (list: keyof OccurrenceFilter): Promise<string[]> => {
+      const ids = filter[list];
+      if (!ids) return [];
+      const rows: { name: string }[] = await this.knex(NAMED_TABLE[list]).whereRaw('id = any(?)', [ids]).select('name').orderByRaw('lower(name), name');
+      return rows.map((row) => row.name);
+    };
+    const [groupIds, courseIds, roomIds, instructorIds] = await Promise.all([names('groupIds'), names('courseIds'), names('roomIds'), names('instructorIds')]);
+    return { groupIds, courseIds, roomIds, instructorIds };
+  }
+
+  // One query for every feed, so a VEVENT reads the same in each feed that holds it; room and instructor
+  // names are aggregated once per event, not once per occurrence.
+  private async feedRows(select: (query: Knex.QueryBuilder) => void, from: Date, to: Date): Promise<FeedOccurrenceRow[]> {
+    const selected = this.knex('occurrences as o')
+      .select('o.event_id', 'o.start_time', 'o.end_time', 'o.local_date')
+      .where('o.start_time', '>=', from)
+      .andWhere('o.start_time', '<', to);
+    select(selected);
     const result = await this.knex.raw<{ rows: FeedOccurrenceRow[] }>(
-      `with feed_events as (
+      `with selected as ?,
+       feed_events as (
          select e.id, e.title, e.location, e.sequence, e.updated_at, e.course_id,
            (select string_agg(r.name, ', ' order by er.position)
               from event_rooms er join rooms r on r.id = er.room_id where er.event_id = e.id) as room_names,
            (select string_agg(i.name, ', ' order by ei.position)
               from event_instructors ei join instructors i on i.id = ei.instructor_id where ei.event_id = e.id) as instructor_names
-         from events e where e.period_id = :periodId
+         from events e where e.id in (select event_id from selected)
        )
        select o.event_id, o.start_time, o.end_time, o.local_date, coalesce(c.name, fe.title) as summary, fe.location,
               fe.sequence, fe.updated_at, fe.room_names, fe.instructor_names
-       from occurrences o
+       from selected o
        join feed_events fe on fe.id = o.event_id
        left join courses c on c.id = fe.course_id
-       where o.period_id = :periodId and o.start_time >= :from and o.start_time < :to
        order by o.start_time, o.event_id`,
-      { periodId, from, to },
+      [selected],
     );
     return result.rows;
   }

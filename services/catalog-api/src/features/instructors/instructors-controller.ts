@@ -16,9 +16,9 @@ export function instructorsController(service: InstructorsService): Router {
     res.json({ data: await service.get(req.params.id) });
   });
   router.get('/instructors/:id/courses', async (req, res) => {
-    const { instructor, occurrences } = await service.courses(req.params.id);
+    const { instructor, events } = await service.courses(req.params.id);
     // The spec's exception: the instructor beside the list, not double-wrapped.
-    res.json({ instructor, data: occurrences });
+    res.json({ instructor, data: events });
   });
   return router;
 }

@@ -1,13 +1,13 @@
 import type { InstructorResource, OccurrenceResource } from '@timetable/contracts';
 import { NotFoundError } from '@timetable/http';
 import { isUuid } from '../../http/query-values.js';
-import type { OccurrenceStore } from '../occurrences/occurrence-store.js';
+import type { EventListingStore } from '../event-listings/event-listing-store.js';
 import type { InstructorsStore } from './instructors-store.js';
 
 export class InstructorsService {
   constructor(
     private readonly instructors: InstructorsStore,
-    private readonly occurrences: OccurrenceStore,
+    private readonly listings: EventListingStore,
   ) {}
 
   list(search: string | undefined): Promise<InstructorResource[]> {
@@ -20,9 +20,9 @@ export class InstructorsService {
     return instructor;
   }
 
-  /** Every occurrence of the events the instructor teaches, alone or with others. */
-  async courses(id: string): Promise<{ instructor: InstructorResource; occurrences: OccurrenceResource[] }> {
+  /** The events the instructor teaches, alone or with others, one entry each. */
+  async courses(id: string): Promise<{ instructor: InstructorResource; events: OccurrenceResource[] }> {
     const instructor = await this.get(id);
-    return { instructor, occurrences: await this.occurrences.forInstructor(instructor.id) };
+    return { instructor, events: await this.listings.forInstructor(instructor.id) };
   }
 }

@@ -21,7 +21,7 @@ export function programsController(service: ProgramsService): Router {
     res.json({ data: await service.semestersOf(req.params.id) });
   });
   router.get('/programs/:id/courses', async (req, res) => {
-    res.json({ data: await service.occurrencesOf(req.params.id) });
+    res.json({ data: await service.eventsOf(req.params.id) });
   });
   return router;
 }

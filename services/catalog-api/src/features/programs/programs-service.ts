@@ -1,7 +1,7 @@
 import type { OccurrenceResource, ProgramResource, SemesterResource } from '@timetable/contracts';
 import { NotFoundError } from '@timetable/http';
 import { isUuid } from '../../http/query-values.js';
-import type { OccurrenceStore } from '../occurrences/occurrence-store.js';
+import type { EventListingStore } from '../event-listings/event-listing-store.js';
 import type { SemestersStore } from '../semesters/semesters-store.js';
 import type { ProgramFilter, ProgramsStore } from './programs-store.js';
 
@@ -9,7 +9,7 @@ export class ProgramsService {
   constructor(
     private readonly programs: ProgramsStore,
     private readonly semesters: SemestersStore,
-    private readonly occurrences: OccurrenceStore,
+    private readonly listings: EventListingStore,
   ) {}
 
   list(filter: ProgramFilter): Promise<ProgramResource[]> {
@@ -28,10 +28,10 @@ export class ProgramsService {
   }
 
   /** The union over the academic periods its semesters are linked to. */
-  async occurrencesOf(id: string): Promise<OccurrenceResource[]> {
+  async eventsOf(id: string): Promise<OccurrenceResource[]> {
     await this.get(id);
     const semesters = await this.semesters.list({ programId: id });
     const periodIds = semesters.flatMap((semester) => (semester.academicPeriodId === null ? [] : [semester.academicPeriodId]));
-    return this.occurrences.forPeriods([...new Set(periodIds)]);
+    return this.listings.forPeriods([...new Set(periodIds)]);
   }
 }

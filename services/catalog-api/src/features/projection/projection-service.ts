@@ -1,8 +1,7 @@
-import type { Cache } from '@timetable/cache';
 import type { EntityState, EventData } from '@timetable/contracts';
 import type { IncomingEvent } from '@timetable/events';
 import type { Logger } from '@timetable/observability';
-import { CATALOG_CACHE_NAMESPACE } from '../../http/cached-response.js';
+import type { CatalogInvalidation } from './catalog-invalidation.js';
 import { TABLE_OF, type Row } from './entity-rows.js';
 import { linkRowsOf, occurrenceRowsOf } from './event-occurrences.js';
 import { reduceBatch } from './projection-batch.js';
@@ -10,7 +9,7 @@ import type { ProjectionStore, ProjectionWriter } from './projection-store.js';
 
 export interface ProjectionServiceDeps {
   store: ProjectionStore;
-  cache: Cache;
+  invalidation: CatalogInvalidation;
   logger: Logger;
   timeZone: string;
 }
@@ -31,7 +30,7 @@ export class ProjectionService {
       }
       return count;
     });
-    if (changed > 0) await this.deps.cache.bump(CATALOG_CACHE_NAMESPACE);
+    if (changed > 0) await this.deps.invalidation.invalidate();
     this.deps.logger.debug({ received: events.length, changed }, 'projected entity states');
     return changed;
   }

@@ -24,7 +24,7 @@ export function semestersController(service: SemestersService, responses: Respon
       contentType: 'application/json; charset=utf-8',
       cacheControl: 'no-cache',
       ttlSeconds: COURSES_TTL_SECONDS,
-      render: async () => JSON.stringify({ data: await service.occurrencesOf(id) }),
+      render: async () => JSON.stringify({ data: await service.eventsOf(id) }),
     });
   });
   return router;

@@ -1,13 +1,13 @@
 import type { OccurrenceResource, SemesterResource } from '@timetable/contracts';
 import { NotFoundError } from '@timetable/http';
 import { isUuid } from '../../http/query-values.js';
-import type { OccurrenceStore } from '../occurrences/occurrence-store.js';
+import type { EventListingStore } from '../event-listings/event-listing-store.js';
 import type { SemestersStore } from './semesters-store.js';
 
 export class SemestersService {
   constructor(
     private readonly semesters: SemestersStore,
-    private readonly occurrences: OccurrenceStore,
+    private readonly listings: EventListingStore,
   ) {}
 
   list(programId: string | undefined): Promise<SemesterResource[]> {
@@ -20,9 +20,9 @@ export class SemestersService {
     return semester;
   }
 
-  /** The occurrences of the semester's academic period; none while it is not linked to one. */
-  async occurrencesOf(id: string): Promise<OccurrenceResource[]> {
+  /** The events of the semester's academic period; none while it is not linked to one. */
+  async eventsOf(id: string): Promise<OccurrenceResource[]> {
     const semester = await this.get(id);
-    return semester.academicPeriodId === null ? [] : this.occurrences.forPeriods([semester.academicPeriodId]);
+    return semester.academicPeriodId === null ? [] : this.listings.forPeriods([semester.academicPeriodId]);
   }
 }

@@ -1,30 +1,15 @@
 import { Router, type Request, type Response } from 'express';
 import type { ResponseCache } from '../../http/cached-response.js';
-import { idList } from '../../http/query-values.js';
+import { parseOccurrenceFilter } from '../../http/occurrence-filter-query.js';
 import type { WeekService } from './week-service.js';
-import type { WeekFilter } from './week-store.js';
 
 const WEEK_TTL_SECONDS = 3600;
-const FILTERS = ['instructorIds', 'roomIds', 'courseIds', 'groupIds'] as const;
-
-// Sorted ids make the cache key independent of the order a client lists them in.
-function filterOf(query: Request['query']): { filter: WeekFilter; key: string } {
-  const filter: WeekFilter = {};
-  const keyParts: string[] = [];
-  for (const name of FILTERS) {
-    const ids = idList(query[name]);
-    if (!ids) continue;
-    filter[name] = ids;
-    keyParts.push(`${name}=${[...ids].sort().join(',')}`);
-  }
-  return { filter, key: keyParts.join('&') };
-}
 
 export function weekController(service: WeekService, responses: ResponseCache): Router {
   const router = Router();
   const send = async (req: Request, res: Response, label: string) => {
     service.assertLabel(label);
-    const { filter, key } = filterOf(req.query);
+    const { filter, key } = parseOccurrenceFilter(req.query);
     await responses.send(req, res, {
       key: `week:${label}?${key}`,
       contentType: 'application/json; charset=utf-8',

@@ -1,7 +1,8 @@
 import type { WeekOccurrenceResource, WeekResponse } from '@timetable/contracts';
 import { isoWeekOf, localToInstant, parseWeekLabel, weekExists, weekRange } from '@timetable/calendar';
 import { ValidationError } from '@timetable/http';
-import type { WeekFilter, WeekOccurrenceRow, WeekStore } from './week-store.js';
+import type { OccurrenceFilter } from '../occurrences/occurrence-filter.js';
+import type { WeekOccurrenceRow, WeekStore } from './week-store.js';
 
 const MS_PER_MINUTE = 60_000;
 
@@ -25,7 +26,7 @@ export class WeekService {
     return parsed;
   }
 
-  async week(label: string, filter: WeekFilter): Promise<WeekResponse> {
+  async week(label: string, filter: OccurrenceFilter): Promise<WeekResponse> {
     const { year, week } = this.assertLabel(label);
     const range = weekRange(year, week, this.timeZone);
     const rows = await this.store.occurrences(range.start, range.endExclusive, filter);

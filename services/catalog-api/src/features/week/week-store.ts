@@ -1,12 +1,5 @@
 import type { Knex } from '@timetable/db';
-
-/** Each present list keeps occurrences matching one of its ids; lists intersect. */
-export interface WeekFilter {
-  instructorIds?: string[];
-  roomIds?: string[];
-  courseIds?: string[];
-  groupIds?: string[];
-}
+import { whereOccurrenceMatches, type OccurrenceFilter } from '../occurrences/occurrence-filter.js';
 
 export interface WeekOccurrenceRow {
   event_id: string;
@@ -29,7 +22,7 @@ export class WeekStore {
   constructor(private readonly knex: Knex) {}
 
   /** Occurrences starting in [start, endExclusive): an index range scan on start_time. */
-  async occurrences(start: Date, endExclusive: Date, filter: WeekFilter): Promise<WeekOccurrenceRow[]> {
+  async occurrences(start: Date, endExclusive: Date, filter: OccurrenceFilter): Promise<WeekOccurrenceRow[]> {
     const query = this.knex('occurrences as o')
       .join('events as e', 'e.id', 'o.event_id')
       .where('o.start_time', '>=', start)
@@ -51,21 +44,7 @@ export class WeekStore {
         'e.note',
       )
       .orderBy([{ column: 'o.start_time' }, { column: 'o.event_id' }]);
-    if (filter.courseIds) query.whereRaw('o.course_id = any(?)', [filter.courseIds]);
-    if (filter.groupIds) query.whereRaw('o.semester_id = any(?)', [filter.groupIds]);
-    if (filter.roomIds) this.whereLinked(query, 'event_rooms', 'room_id', filter.roomIds);
-    if (filter.instructorIds) this.whereLinked(query, 'event_instructors', 'instructor_id', filter.instructorIds);
+    whereOccurrenceMatches(this.knex, query, filter);
     return query;
-  }
-
-  // Every room and instructor of an event counts, not only the first.
-  private whereLinked(query: Knex.QueryBuilder, table: string, column: string, ids: string[]): void {
-    query.whereExists((links) =>
-      links
-        .select(this.knex.raw('1'))
-        .from(`${table} as link`)
-        .whereRaw('link.event_id = o.event_id')
-        .andWhereRaw('?? = any(?)', [`link.${column}`, ids]),
-    );
   }
 }

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import type { ApiRoute } from './api-route.js';
+import { occurrenceFilterQuery } from './catalog-routes.js';
+
+const TAG = 'Calendar feeds';
+/** Ids a personal feed may list in all four filters together. */
+export const PERSONAL_FEED_MAX_IDS = 100;
+const feed = {
+  description: 'One VEVENT per occurrence starting in the next 365 days, times in UTC, no RRULE; an ETag, and 304 on a matching If-None-Match',
+  contentType: 'text/calendar',
+  schema: z.string(),
+};
+const notModified = { description: 'Not modified' };
+
+export const calendarRoutes: ApiRoute[] = [
+  {
+    method: 'get',
+    path: '/ical',
+    summary: 'Personal iCalendar feed: the occurrences the filters select',
+    tag: TAG,
+    auth: false,
+    query: occurrenceFilterQuery,
+    responses: {
+      200: {
+        ...feed,
+        description:
+          `${feed.description}. The filters are the week views': lists intersect, an occurrence matches a list when it matches one ` +
+          'of its ids. Each occurrence has the UID it has in its semester feed; X-WR-CALNAME names the selection',
+      },
+      304: notModified,
+      400: { description: `No id in any filter, or more than ${PERSONAL_FEED_MAX_IDS} ids in all` },
+    },
+  },
+  {
+    method: 'get',
+    path: '/ical/{semesterId}',
+    summary: "iCalendar feed of the semester's next 365 days",
+    tag: TAG,
+    auth: false,
+    params: z.object({ semesterId: z.string() }),
+    responses: { 200: feed, 304: notModified, 404: { description: 'Unknown or malformed id' } },
+  },
+];
