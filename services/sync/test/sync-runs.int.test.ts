@@ -189,6 +189,37 @@ describe('the safety valve', () => {
   });
 });
 
+describe('values the store would refuse, and garbage', () => {
+  it('a lecture named with a NUL and lone surrogates syncs cleaned; the run succeeds and the next finds nothing new', async () => {
+    const lecture = [...harness.sim.simulator.model.lectures.values()][5]!;
+    harness.sim.simulator.renameLecture({ lectureId: lecture.id, name: 'Ana\u0000lysis \ud800 2\udc00' });
+    const { result, changes } = await harness.sync();
+    expect(result).toMatchObject({ status: 'succeeded', errors: [] });
+    const course = changes.find((change) => change.entityType === 'course');
+    expect(course).toMatchObject({ entityId: courseIdOf(lecture.id), action: 'updated' });
+    expect(course?.newData).toMatchObject({ name: 'Analysis \ufffd 2\ufffd' });
+    const again = await harness.sync();
+    expect(again.result.status).toBe('succeeded');
+    expect(again.changes).toEqual([]);
+  });
+
+  it('garbage bytes from every group feed fail each pair alone and change none of their events; the next run recovers', async () => {
+    const lecture = [...harness.sim.simulator.model.lectures.values()][6]!;
+    const occurrence = harness.sim.simulator.model.occurrencesOfLecture(harness.sim.simulator.model.currentPuId, lecture.id).find((candidate) => !candidate.cancelled)!;
+    harness.sim.simulator.cancelOccurrence({ occurrenceId: occurrence.id });
+    harness.sim.simulator.misbehave('ical', { failure: 'garbage' });
+    const { result, changes } = await harness.sync();
+    harness.sim.simulator.clearMisbehaviour();
+    expect(result.status).not.toBe('succeeded');
+    expect(result.errors.length).toBeGreaterThan(0);
+    expect(result.errors.every((error) => error.semesterId !== null && error.programId !== null)).toBe(true);
+    expect(changes.filter((change) => change.entityType === 'event')).toEqual([]);
+    const recovered = await harness.sync();
+    expect(recovered.result.status).toBe('succeeded');
+    expect(recovered.changes.some((change) => change.entityType === 'event' && change.courseId === courseIdOf(lecture.id))).toBe(true);
+  });
+});
+
 describe('a restart between the snapshot commit and the publish', () => {
   it('loses and duplicates nothing downstream', async () => {
     harness.sim.simulator.churn(5, 8);

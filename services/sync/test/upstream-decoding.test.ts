@@ -25,8 +25,41 @@ describe('decoding by the charset of Content-Type', () => {
     expect(decodeText(Buffer.from('Prüfung', 'utf8'), null)).toBe('Prüfung');
   });
 
-  it('rejects broken UTF-8 instead of inventing replacement characters', () => {
-    expect(() => decodeText(Buffer.from([0x50, 0xfc, 0x66]), 'text/calendar; charset=utf-8')).toThrow(UpstreamError);
+  it('replaces broken UTF-8 sequences with U+FFFD, so one damaged byte cannot stop a run', () => {
+    expect(decodeText(Buffer.from([0x50, 0xfc, 0x66]), 'text/calendar; charset=utf-8')).toBe('P\ufffdf');
+  });
+
+  it('refuses a charset it does not know, as a failure of that request', () => {
+    expect(() => decodeText(Buffer.from('x'), 'text/plain; charset=x-unheard-of')).toThrow(UpstreamError);
+  });
+});
+
+describe('control characters and lone surrogates (PostgreSQL jsonb refuses NUL and lone surrogates)', () => {
+  it('removes raw control characters but keeps tab, line feed and carriage return', () => {
+    expect(decodeText(Buffer.from('A\u0000B\u0007C\u001bD\u007fE\tF\r\nG', 'latin1'), LATIN1_JSON)).toBe('ABCDE\tF\r\nG');
+    expect(decodeText(Buffer.from('Mathe\u0000matik', 'utf8'), 'text/calendar; charset=utf-8')).toBe('Mathematik');
+  });
+
+  it('keeps what ISO-8859-1 makes of Windows-1252 punctuation (C1), and every printable Latin-1 letter', () => {
+    expect(decodeText(Buffer.from([0x84, 0x41, 0x93, 0xe4, 0xdf]), LATIN1_JSON)).toBe('\u0084A\u0093äß');
+  });
+
+  it('cleans JSON escapes after parsing: \\u0000 is removed, a lone \\ud800 or \\udc00 becomes U+FFFD, pairs stay', () => {
+    // An escaped pair (what a latin1 transport can carry of 😀) is a character, not two lone surrogates.
+    const text = JSON.stringify([[{ name: 'Ana\u0000lysis \ud800 1', shortname: 'x\udc00y', id: 7 }]]).replace('"id"', '"emoji":"a\\ud83d\\ude00b","id"');
+    expect(text).toContain('\\u0000');
+    expect(text).toContain('\\ud800');
+    expect(unwrapStarplanJson(decodeText(Buffer.from(text, 'latin1'), LATIN1_JSON))).toEqual([{ name: 'Analysis \ufffd 1', shortname: 'x\ufffdy', emoji: 'a😀b', id: 7 }]);
+  });
+
+  it('leaves a body without escapes or controls exactly as sent', () => {
+    const text = decodeText(asSent('getlocs.json'), LATIN1_JSON);
+    expect(text).toBe(readFileSync(`${RECORDED}/getlocs.json`, 'utf8'));
+  });
+
+  it('turns garbage into an UpstreamError of its request, not a crash', () => {
+    const garbage = Buffer.from(Array.from({ length: 512 }, (_, index) => (index * 151 + 7) % 256));
+    expect(() => unwrapStarplanJson(decodeText(garbage, LATIN1_JSON))).toThrow(UpstreamError);
   });
 });
 

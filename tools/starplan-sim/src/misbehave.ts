@@ -3,13 +3,13 @@
  * the consumer's timeouts, retries and safety valve.
  */
 
-export type Failure = 'http500' | 'truncate' | 'empty' | 'error';
+export type Failure = 'http500' | 'truncate' | 'garbage' | 'empty' | 'error';
 
 export interface Misbehaviour {
   /** Wait this long before answering. */
   delayMs?: number;
-  /** `http500`: status 500; `truncate`: the body cut in the middle; `empty`: `[[]]` or a feed without
-   * events; `error`: the 200-with-error body. */
+  /** `http500`: status 500; `truncate`: the body cut in the middle; `garbage`: random bytes under the usual
+   * Content-Type; `empty`: `[[]]` or a feed without events; `error`: the 200-with-error body. */
   failure?: Failure;
   errorText?: string;
   /** Apply to this many requests, then behave again; unset = until cleared. */

@@ -35,6 +35,18 @@ describe('misbehaviour per request kind', () => {
     expect(() => JSON.parse(cut.toString('latin1'))).toThrow();
   });
 
+  it('answers garbage: bytes as long as the answer, NULs and invalid UTF-8 among them, under the usual Content-Type', async () => {
+    const whole = Buffer.from(await (await fetch(ogsUrl())).arrayBuffer());
+    simulator.misbehave('getogs', { failure: 'garbage' });
+    const response = await fetch(ogsUrl());
+    expect(response.headers.get('content-type')).toContain('ISO-8859-1');
+    const garbage = Buffer.from(await response.arrayBuffer());
+    expect(garbage.length).toBe(whole.length);
+    expect(garbage.includes(0)).toBe(true);
+    expect(() => new TextDecoder('utf-8', { fatal: true }).decode(garbage)).toThrow();
+    expect(() => JSON.parse(garbage.toString('latin1'))).toThrow();
+  });
+
   it('answers an empty list', async () => {
     simulator.misbehave('getogs', { failure: 'empty' });
     expect(JSON.parse(await decodeResponse(await fetch(ogsUrl())))).toEqual([[]]);

@@ -11,7 +11,7 @@ const churnSchema = z.object({ seed: z.number().int(), count: z.number().int().m
 const misbehaveSchema = z.object({
   kind: z.string().min(1),
   delayMs: z.number().int().min(0).max(600_000).optional(),
-  failure: z.enum(['http500', 'truncate', 'empty', 'error']).optional(),
+  failure: z.enum(['http500', 'truncate', 'garbage', 'empty', 'error']).optional(),
   errorText: z.string().optional(),
   times: z.number().int().min(1).optional(),
 });

@@ -1,4 +1,4 @@
-/** Writes an answer, honouring a misbehaviour's delay, 500 and truncation. */
+/** Writes an answer, honouring a misbehaviour's delay, 500, truncation and garbage. */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Response } from 'express';
 import type { Misbehaviour } from '../misbehave.js';
@@ -21,6 +21,25 @@ export async function sendBody(res: Response, behaviour: Misbehaviour | undefine
     return;
   }
   const body = build();
-  const bytes = behaviour?.failure === 'truncate' ? body.bytes.subarray(0, Math.floor(body.bytes.length / 2)) : body.bytes;
-  res.status(200).set('Content-Type', body.contentType).send(bytes);
+  res.status(200).set('Content-Type', body.contentType).send(misbehavedBytes(body.bytes, behaviour));
+}
+
+function misbehavedBytes(bytes: Buffer, behaviour: Misbehaviour | undefined): Buffer {
+  if (behaviour?.failure === 'truncate') return bytes.subarray(0, Math.floor(bytes.length / 2));
+  if (behaviour?.failure === 'garbage') return garbageLike(bytes);
+  return bytes;
+}
+
+/**
+ * Bytes as long as the real answer and as broken as a damaged proxy makes them: every byte value, NULs and
+ * invalid UTF-8 included. Derived from the length, so a test sees the same garbage each time.
+ */
+function garbageLike(bytes: Buffer): Buffer {
+  const garbage = Buffer.alloc(Math.max(bytes.length, 64));
+  let state = garbage.length;
+  for (let index = 0; index < garbage.length; index += 1) {
+    state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
+    garbage[index] = state >>> 24;
+  }
+  return garbage;
 }
