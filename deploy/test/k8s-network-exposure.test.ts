@@ -104,7 +104,12 @@ describe('webhook-dispatcher egress', () => {
     expect(dispatcherMayReach({ ...dns, protocol: 'TCP' })).toBe(true);
     expect(dispatcherMayReach({ namespace: 'kafka', port: 9092 })).toBe(true);
     expect(dispatcherMayReach({ namespace: 'kafka', port: 8080 })).toBe(true);
-    expect(dispatcherMayReach({ ip: '10.3.0.7', port: 5432 })).toBe(true);
+    expect(dispatcherMayReach({ namespace: 'database', podLabels: { app: 'postgresql' }, port: 5432 })).toBe(true);
+  });
+
+  it('opens port 5432 only towards the database, not on every internal host', () => {
+    for (const ip of ['10.3.0.7', '172.16.5.4', '169.254.169.254']) expect(dispatcherMayReach({ ip, port: 5432 }), ip).toBe(false);
+    expect(dispatcherMayReach({ namespace: 'timetable', podLabels: { 'app.kubernetes.io/name': 'gateway' }, port: 5432 })).toBe(false);
   });
 
   it.each(['93.184.215.14', '8.8.8.8', '2606:4700:4700::1111'])('allows subscribers on the internet such as %s, on any port', (ip) => {
