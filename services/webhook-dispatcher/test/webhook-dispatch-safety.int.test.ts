@@ -46,7 +46,7 @@ describe('crash in the middle of a cycle', () => {
     // A dispatcher that claimed the due deliveries and died before sending anything.
     const now = h.clock.now();
     const claimed = await new DeliveryStore(h.knex, new SecretCipher(h.secretsKey)).claimDue({
-      now, leaseUntil: new Date(now.getTime() + 120_000), claimToken: randomUUID(), limit: 100, hostLimit: 100, hostLoad: new Map(), developerLoad: new Map(),
+      now, leaseUntil: new Date(now.getTime() + 120_000), claimToken: randomUUID(), limit: 100, hostLimit: 100,
     });
     expect(claimed).toHaveLength(5);
 

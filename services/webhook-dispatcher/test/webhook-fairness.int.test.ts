@@ -114,4 +114,19 @@ describe('fair claiming', () => {
     expect(shared.maxOpenConnections).toBeLessThanOrEqual(3);
     expect(elsewhere.maxConcurrentRequests).toBe(3);
   });
+
+  it('holds the per-host limit across dispatcher replicas, which read the load from each other\'s leases', async () => {
+    const h = await harness({ hostConcurrency: 3 });
+    const second = await h.replica();
+    const host = await receiver(() => ({ status: 200, delayMs: 150 }));
+    for (const owner of [randomUUID(), randomUUID()]) await webhook(h, owner, { url: host.url });
+    await h.publish(...Array.from({ length: 12 }, () => ({})));
+
+    await Promise.all([h.module.dispatcher.runCycle(), second.dispatcher.runCycle(), h.module.dispatcher.runCycle()]);
+    await waitFor('all 24 deliveries', () => host.received.length === 24);
+    expect(host.maxConcurrentRequests).toBe(3);
+    expect(host.maxOpenConnections).toBeLessThanOrEqual(6);
+    const delivered = await h.knex('deliveries').where({ status: 'delivered' }).count({ n: '*' }).first();
+    expect(Number(delivered?.n)).toBe(24);
+  });
 });

@@ -28,12 +28,15 @@ export const addDeliveryFairness: Migration = {
     });
     await knex.raw("create unique index deliveries_matched_once on deliveries (webhook_id, change_id) where origin = 'match'");
     await knex.raw("create index deliveries_due_by_webhook on deliveries (webhook_id, next_retry_at, id) where status = 'pending'");
+    // The leases held now: the per-host load every claim reads.
+    await knex.raw("create index deliveries_leased on deliveries (claimed_until) where status = 'pending' and claimed_until is not null");
     await knex.raw('create index deliveries_created_at on deliveries (created_at)');
     await knex.raw('create index deliveries_change on deliveries (change_id)');
   },
   async down(knex) {
     await knex.raw('drop index deliveries_change');
     await knex.raw('drop index deliveries_created_at');
+    await knex.raw('drop index deliveries_leased');
     await knex.raw('drop index deliveries_due_by_webhook');
     await knex.raw('drop index deliveries_matched_once');
     await knex("deliveries").whereNot({ origin: 'match' }).whereNotNull('change_id').del();

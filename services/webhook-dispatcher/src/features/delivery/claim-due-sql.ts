@@ -1,20 +1,29 @@
 /**
  * One statement that leases the due deliveries that can start now, fairly:
+ * - the load is read from the leases themselves (pending deliveries whose lease has not run out), so it
+ *   counts the attempts of every dispatcher replica, not only this one's; claims run one at a time (see
+ *   CLAIM_LOCK_SQL), so two replicas cannot both fill the same free slot;
  * - per webhook, its oldest due deliveries, as many as one host may take (`FOR UPDATE SKIP LOCKED`, so
- *   replicas claim disjoint rows and a row is never leased twice);
- * - per subscriber host, no more than its free slots (the limit minus this dispatcher's attempts in flight
- *   to it), so a slow host cannot take every slot;
- * - across developers round-robin: a developer's n-th delivery, counting the attempts already in flight
- *   for them, comes after every other developer's (n-1)-th, so one developer's backlog cannot hold up another's.
- * Parameters: host load (json object host -> in flight), developer load (json object id -> in flight),
- * now, now, per-webhook limit, host limit, host limit, batch size, claim token, lease end.
+ *   a row is never leased twice);
+ * - per subscriber host, no more than its free slots (the limit minus the leases held to it), so a slow
+ *   host cannot take every slot;
+ * - across developers round-robin: a developer's n-th delivery, counting the leases they already hold,
+ *   comes after every other developer's (n-1)-th, so one developer's backlog cannot hold up another's.
+ * Parameters: now (leases), now, now (due), per-webhook limit, host limit, host limit, batch size,
+ * claim token, lease end.
  */
 export const CLAIM_DUE_SQL = `
-with host_load as (
-  select key as host, value::int as in_flight from json_each_text(cast(? as json))
+with leased as (
+  select w.target_host, w.developer_id
+  from deliveries d
+  join webhooks w on w.id = d.webhook_id
+  where d.status = 'pending' and d.claimed_until > ?
+),
+host_load as (
+  select target_host as host, count(*)::int as in_flight from leased group by target_host
 ),
 developer_load as (
-  select key as developer_id, value::int as in_flight from json_each_text(cast(? as json))
+  select developer_id, count(*)::int as in_flight from leased group by developer_id
 ),
 candidates as (
   select d.id, w.developer_id, w.target_host, d.next_retry_at,
@@ -38,7 +47,7 @@ ranked as (
 chosen as (
   select r.id from ranked r
   left join host_load h on h.host = r.target_host
-  left join developer_load l on l.developer_id = r.developer_id::text
+  left join developer_load l on l.developer_id = r.developer_id
   where r.host_rank + coalesce(h.in_flight, 0) <= ?
   order by r.developer_rank + coalesce(l.in_flight, 0), r.next_retry_at, r.id
   limit ?
@@ -54,3 +63,9 @@ select c.id, c.webhook_id, c.message_id, c.event_type, c.attempts, w.url, w.secr
 from claimed c
 join webhooks w on w.id = c.webhook_id
 left join matched_changes m on m.id = c.change_id`;
+
+/**
+ * Taken in the claim's transaction: claims of all replicas run one after another, each seeing the leases
+ * the one before committed. A claim takes milliseconds, so replicas barely wait for each other.
+ */
+export const CLAIM_LOCK_SQL = "select pg_advisory_xact_lock(hashtext('timetable.webhooks.claim'))";

@@ -129,8 +129,6 @@ export class DeliveryDispatcher {
       claimToken: randomUUID(),
       limit,
       hostLimit: this.settings.hostConcurrency,
-      hostLoad: this.inFlight.byHost(),
-      developerLoad: this.inFlight.byDeveloper(),
     });
   }
 

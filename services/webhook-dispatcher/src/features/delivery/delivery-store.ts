@@ -1,6 +1,6 @@
 import type { Knex } from '@timetable/db';
 import type { SecretCipher } from '../secrets/secret-cipher.js';
-import { CLAIM_DUE_SQL } from './claim-due-sql.js';
+import { CLAIM_DUE_SQL, CLAIM_LOCK_SQL } from './claim-due-sql.js';
 import type { ChangeContent } from './delivery-body.js';
 
 /** A delivery this dispatcher holds the lease of, with what it needs to build and send the body. */
@@ -38,11 +38,8 @@ export interface ClaimRequest {
   claimToken: string;
   /** How many attempts may start now. */
   limit: number;
-  /** DELIVERY_HOST_CONCURRENCY */
+  /** DELIVERY_HOST_CONCURRENCY, across every dispatcher replica. */
   hostLimit: number;
-  /** This dispatcher's attempts in flight, by host and by developer. */
-  hostLoad: Map<string, number>;
-  developerLoad: Map<string, number>;
 }
 
 interface ClaimRow {
@@ -73,10 +70,12 @@ export class DeliveryStore {
 
   async claimDue(request: ClaimRequest): Promise<ClaimedDelivery[]> {
     const { now, hostLimit } = request;
-    const result = await this.knex.raw<{ rows: ClaimRow[] }>(CLAIM_DUE_SQL, [
-      JSON.stringify(Object.fromEntries(request.hostLoad)), JSON.stringify(Object.fromEntries(request.developerLoad)),
-      now, now, hostLimit, hostLimit, hostLimit, request.limit, request.claimToken, request.leaseUntil,
-    ]);
+    const result = await this.knex.transaction(async (trx) => {
+      await trx.raw(CLAIM_LOCK_SQL);
+      return trx.raw<{ rows: ClaimRow[] }>(CLAIM_DUE_SQL, [
+        now, now, now, hostLimit, hostLimit, hostLimit, request.limit, request.claimToken, request.leaseUntil,
+      ]);
+    });
     return result.rows.map((row) => ({
       id: row.id,
       claimToken: request.claimToken,

@@ -1,17 +1,11 @@
 import type { ClaimedDelivery } from './delivery-store.js';
 
-interface Attempt {
-  host: string;
-  developerId: string;
-  done: Promise<void>;
-}
-
 /**
- * The attempts this dispatcher has under way: their load per host and per developer (what the next claim
- * must respect) and a signal for the cycle, which waits for the next attempt to end before claiming again.
+ * The attempts this dispatcher has under way (the load per host is read from the leases, across replicas),
+ * and a signal for the cycle, which waits for the next attempt to end before claiming again.
  */
 export class InFlightAttempts {
-  private readonly attempts = new Map<string, Attempt>();
+  private readonly attempts = new Map<string, Promise<void>>();
   private waiter: (() => void) | undefined;
   /** A wake-up that came while nobody waited: the next wait returns at once instead of missing it. */
   private woken = false;
@@ -25,15 +19,7 @@ export class InFlightAttempts {
       this.attempts.delete(claimed.id);
       this.wake();
     });
-    this.attempts.set(claimed.id, { host: claimed.host, developerId: claimed.developerId, done });
-  }
-
-  byHost(): Map<string, number> {
-    return this.countBy((attempt) => attempt.host);
-  }
-
-  byDeveloper(): Map<string, number> {
-    return this.countBy((attempt) => attempt.developerId);
+    this.attempts.set(claimed.id, done);
   }
 
   /** Resolves when an attempt ends, when woken, or after `timeoutMs` (so due work is looked for again). */
@@ -59,12 +45,6 @@ export class InFlightAttempts {
   }
 
   async settled(): Promise<void> {
-    await Promise.allSettled([...this.attempts.values()].map((attempt) => attempt.done));
-  }
-
-  private countBy(key: (attempt: Attempt) => string): Map<string, number> {
-    const counts = new Map<string, number>();
-    for (const attempt of this.attempts.values()) counts.set(key(attempt), (counts.get(key(attempt)) ?? 0) + 1);
-    return counts;
+    await Promise.allSettled(this.attempts.values());
   }
 }
