@@ -6,6 +6,8 @@ const conditions = ['@timetable/source', 'module', 'node', 'development|producti
 
 // Tests that start the whole distributed stack (scripts/stack) as separate processes.
 const DISTRIBUTED_TESTS = 'services/standalone/test/distributed/**/*.int.test.ts';
+// The fault matrix: private PostgreSQL, Redis, Kafka and registry that its rows stop, restart and break.
+const FAULT_TESTS = 'services/standalone/test/faults/**/*.int.test.ts';
 
 const shared = {
   resolve: { conditions },
@@ -32,7 +34,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['{libs,services,tools}/*/test/**/*.int.test.ts', 'deploy/test/**/*.int.test.ts'],
-          exclude: [DISTRIBUTED_TESTS, '**/node_modules/**'],
+          exclude: [DISTRIBUTED_TESTS, FAULT_TESTS, '**/node_modules/**'],
           globalSetup: ['libs/testing/src/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
@@ -53,6 +55,20 @@ export default defineConfig({
           pool: 'forks',
           maxWorkers: 1,
           sequence: { groupOrder: 2 },
+        },
+      },
+      {
+        // One file at a time, each owning its private services (`npm run test:faults`).
+        ...shared,
+        test: {
+          name: 'faults',
+          include: [FAULT_TESTS],
+          testTimeout: 600_000,
+          hookTimeout: 600_000,
+          pool: 'forks',
+          maxWorkers: 1,
+          fileParallelism: false,
+          sequence: { groupOrder: 3 },
         },
       },
     ],

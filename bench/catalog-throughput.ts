@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: throughput and latency of the hot catalog routes through the gateway of the embedded
  * system, against a bare node:http server sending the same bytes in the same run (DESIGN.md section 10),
- * and the cold render time of one iCal feed. Only 127.0.0.1 is contacted.
+ * and the cold render time of a semester feed and of a personal feed. Only 127.0.0.1 is contacted.
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -25,8 +25,19 @@ async function json<T>(url: string): Promise<T> {
   return (await response.json()) as T;
 }
 
+/** A personal feed selects at most this many ids. */
+const PERSONAL_FEED_MAX_IDS = 100;
+
+interface Targets {
+  semesterId: string;
+  week: string;
+  /** A student's personal feed: the courses of that semester. */
+  personalFeedPath: string;
+  personalCourses: number;
+}
+
 /** The semester with the most occurrences, and the week of its next occurrence (its last one if none is ahead). */
-async function pickTargets(api: string): Promise<{ semesterId: string; week: string }> {
+async function pickTargets(api: string): Promise<Targets> {
   const semesters = (await json<{ data: SemesterResource[] }>(`${api}/semesters`)).data;
   let best: { semesterId: string; occurrences: OccurrenceResource[] } | undefined;
   for (const semester of semesters) {
@@ -36,7 +47,13 @@ async function pickTargets(api: string): Promise<{ semesterId: string; week: str
   const last = best?.occurrences.at(-1);
   if (!best || !last) throw new Error('the catalog holds no occurrences after the first sync');
   const next = best.occurrences.find((occurrence) => Date.parse(occurrence.startTime) >= Date.now()) ?? last;
-  return { semesterId: best.semesterId, week: isoWeekOf(new Date(next.startTime), 'Europe/Berlin').label };
+  const courseIds = [...new Set(best.occurrences.map((occurrence) => occurrence.course.id))].slice(0, PERSONAL_FEED_MAX_IDS);
+  return {
+    semesterId: best.semesterId,
+    week: isoWeekOf(new Date(next.startTime), 'Europe/Berlin').label,
+    personalFeedPath: `/ical?courseIds=${courseIds.join(',')}`,
+    personalCourses: courseIds.length,
+  };
 }
 
 async function timedGet(url: string): Promise<{ ms: number; body: string }> {
@@ -48,7 +65,7 @@ async function timedGet(url: string): Promise<{ ms: number; body: string }> {
 }
 
 /** A cache bump gives every cached body a fresh key, so the next request renders the feed from the store. */
-async function measureColdIcal(bench: BenchSystem, icalPath: string): Promise<ColdRender> {
+async function measureColdIcal(bench: BenchSystem, name: string, icalPath: string): Promise<ColdRender> {
   const url = `${bench.api}${icalPath}`;
   const first = await timedGet(url);
   const samplesMs: number[] = [];
@@ -58,6 +75,7 @@ async function measureColdIcal(bench: BenchSystem, icalPath: string): Promise<Co
   }
   const sorted = [...samplesMs].sort((a, b) => a - b);
   return {
+    name,
     path: icalPath,
     events: first.body.split('BEGIN:VEVENT').length - 1,
     firstMs: first.ms,
@@ -86,13 +104,18 @@ async function main(): Promise<void> {
   process.stdout.write('starting the embedded system and waiting for the first sync...\n');
   const bench = await startBenchSystem(process.env);
   try {
-    const { semesterId, week } = await pickTargets(bench.api);
-    const icalCold = await measureColdIcal(bench, `/ical/${semesterId}`);
+    const { semesterId, week, personalFeedPath, personalCourses } = await pickTargets(bench.api);
+    const personalFeed = `/ical?courseIds=<${personalCourses} courses>`;
+    const icalCold = [
+      await measureColdIcal(bench, '/ical/:semesterId', `/ical/${semesterId}`),
+      await measureColdIcal(bench, personalFeed, personalFeedPath),
+    ];
     const routes: RouteMeasurement[] = [];
     for (const [name, routePath] of [
       [`/week/${week}`, `/week/${week}`],
       ['/semesters/:id/courses', `/semesters/${semesterId}/courses`],
       ['/ical/:semesterId (cached)', `/ical/${semesterId}`],
+      [`${personalFeed} (cached)`, personalFeedPath],
     ] as const) {
       process.stdout.write(`measuring ${name}...\n`);
       routes.push(await measureRoute(bench, name, routePath));

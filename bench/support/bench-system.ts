@@ -13,13 +13,12 @@ export interface BenchSystem {
   system: RunningSystem;
   /** Base of the public API on 127.0.0.1, e.g. `http://127.0.0.1:40123/v1/timetable`. */
   api: string;
-  /** From the start call until /ready answered 200 and the catalog holds the first sync. */
+  /** From the start call until the first sync's events reached every service. */
   readyMs: number;
   stop(): Promise<void>;
 }
 
 const READY_TIMEOUT_MS = 60_000;
-const STABLE_POLLS = 4;
 
 export async function startBenchSystem(env: Record<string, string | undefined>): Promise<BenchSystem> {
   const started = performance.now();
@@ -44,7 +43,7 @@ export async function startBenchSystem(env: Record<string, string | undefined>):
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   };
   try {
-    await waitUntilSynced(base);
+    await waitUntilSynced(system);
   } catch (error) {
     await stop();
     throw error;
@@ -52,31 +51,10 @@ export async function startBenchSystem(env: Record<string, string | undefined>):
   return { system, api: `${base}/v1/timetable`, readyMs: performance.now() - started, stop };
 }
 
-/**
- * Polls /sync/status and /statistics first: the gateway logs every 503 of /ready as an error. The first run
- * has fetched once lastFetchedAt is set; its states are projected once the event count held still for a
- * second; /ready (which includes the first run's completion) then confirms.
- */
-async function waitUntilSynced(base: string): Promise<void> {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  let lastEvents = -1;
-  let stablePolls = 0;
-  while (Date.now() < deadline) {
-    await sleep(250);
-    const status = await getJson<{ data: { lastFetchedAt: string | null } }>(`${base}/v1/timetable/sync/status`);
-    if (!status?.data.lastFetchedAt) continue;
-    const events = (await getJson<{ data: { events: number } }>(`${base}/v1/timetable/statistics`))?.data.events ?? 0;
-    stablePolls = events > 0 && events === lastEvents ? stablePolls + 1 : 0;
-    lastEvents = events;
-    if (stablePolls < STABLE_POLLS) continue;
-    if ((await fetch(`${base}/ready`)).status === 200) return;
-    // Other consumers may still be working through the first run: ask /ready less often.
-    await sleep(750);
-  }
-  throw new Error(`the embedded system did not finish its first sync within ${READY_TIMEOUT_MS / 1000} s`);
-}
-
-async function getJson<T>(url: string): Promise<T | null> {
-  const response = await fetch(url);
-  return response.status === 200 ? ((await response.json()) as T) : null;
+/** The first run's events reached every service (the embedded bus delivers before the relay moves on). */
+async function waitUntilSynced(system: RunningSystem): Promise<void> {
+  const timeout = sleep(READY_TIMEOUT_MS, undefined, { ref: false }).then(() => {
+    throw new Error(`the embedded system did not finish its first sync within ${READY_TIMEOUT_MS / 1000} s`);
+  });
+  await Promise.race([system.firstSyncPublished(), timeout]);
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Ajv2019 } from 'ajv/dist/2019.js';
@@ -35,10 +36,21 @@ const loaders: Record<ServiceName, (env: Record<string, string | undefined>) => 
   'developer-auth': loadDeveloperAuthConfig,
 };
 
-/** Compose's `${NAME:-default}` interpolation with nothing set, as `docker compose config` resolves it. */
+/** What an operator must set (compose's `${NAME:?message}` refuses to start without it). */
+const REQUIRED: Record<string, string> = { WEBHOOK_SECRETS_KEY: randomBytes(32).toString('base64') };
+
+/**
+ * Compose's interpolation as `docker compose config` resolves it with only the required variables set:
+ * `${NAME:-default}` gives the default, `${NAME:?message}` the operator's value.
+ */
 function interpolate(value: string | number | boolean | null): string | undefined {
   if (value === null) return undefined;
-  return String(value).replace(/\$\{(\w+)(?::?-([^}]*))?\}/g, (_match, _name: string, fallback?: string) => fallback ?? '');
+  return String(value).replace(/\$\{(\w+)(?::?([-?])([^}]*))?\}/g, (_match, name: string, operator?: string, rest?: string) => {
+    if (operator !== '?') return rest ?? '';
+    const required = REQUIRED[name];
+    if (required === undefined) throw new Error(`${name} is required by docker-compose.yml but the test does not set it`);
+    return required;
+  });
 }
 
 /** Drops the pre-draft-6 `id: "<string>"` annotations the compose schema still carries (Ajv rejects them). */
@@ -102,5 +114,12 @@ describe('docker-compose.yml', () => {
     const environment = compose.services[name]?.environment ?? {};
     const env = Object.fromEntries(Object.entries(environment).map(([key, value]) => [key, interpolate(value)]));
     expect(() => loaders[name](env)).not.toThrow();
+  });
+
+  it('requires the webhook secrets key from the operator and passes the webhook address rules through', () => {
+    const environment = compose.services['webhook-dispatcher']?.environment ?? {};
+    expect(String(environment.WEBHOOK_SECRETS_KEY)).toMatch(/^\$\{WEBHOOK_SECRETS_KEY:\?[^}]+\}$/);
+    expect(environment.WEBHOOK_ALLOW_CIDRS).toBe('${WEBHOOK_ALLOW_CIDRS:-}');
+    expect(environment.WEBHOOK_DENY_CIDRS).toBe('${WEBHOOK_DENY_CIDRS:-}');
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { topics } from '@timetable/contracts';
+import { deadLetterTopicOf } from '@timetable/events';
 import { kafkaTopic } from './support/kafka-topic-schema.js';
 import { schemaErrors } from './support/kubernetes-schemas.js';
 import { SERVICES } from './support/paths.js';
@@ -81,13 +82,18 @@ describe('deploy/k8s production overlay', () => {
       group.rules.map((rule) => rule.alert),
     );
     expect(alerts).toEqual(
-      expect.arrayContaining(['TimetableSyncFailing', 'TimetableOutboxBacklog', 'TimetableConsumerLag', 'TimetableWebhookDeliveryFailureRate', 'TimetableHigh5xxRate']),
+      expect.arrayContaining(['TimetableSyncFailing', 'TimetableOutboxBacklog', 'TimetableConsumerLag', 'TimetableEventsDeadLettered', 'TimetableConsumerRetrying', 'TimetableWebhookDeliveryFailureRate', 'TimetableHigh5xxRate']),
     );
   });
 
-  it('defines the documented topics, compacting the entity topic', () => {
+  it('defines the documented topics, compacting the entity topic, and a dead-letter topic beside each', () => {
     const defined = ofKind('KafkaTopic').map((manifest) => kafkaTopic.parse(manifest));
-    expect(defined.map((topic) => topic.spec.topicName).sort()).toEqual(Object.values(topics).map((topic) => topic.name).sort());
+    const expected = Object.values(topics).flatMap((topic) => [topic.name, deadLetterTopicOf(topic.name)]);
+    expect(defined.map((topic) => topic.spec.topicName).sort()).toEqual(expected.sort());
+    for (const topic of Object.values(topics)) {
+      const deadLetters = defined.find((candidate) => candidate.spec.topicName === deadLetterTopicOf(topic.name))!.spec;
+      expect(deadLetters.config?.['cleanup.policy'], deadLetterTopicOf(topic.name)).toBe('delete');
+    }
     for (const topic of Object.values(topics)) {
       const spec = defined.find((candidate) => candidate.spec.topicName === topic.name)!.spec;
       expect(spec.partitions, topic.name).toBeGreaterThanOrEqual(3);

@@ -1,8 +1,9 @@
 /**
  * `npm run stack [-- --replicas N]`: the distributed topology on this machine without Docker. Starts the
- * local Kafka and registry (scripts/infra-up.sh), then the simulator, every service and the gateway as
- * separate processes, prints the gateway URL, and on Ctrl-C stops them in reverse order.
- * Data persists across runs under the namespace STACK_NAMESPACE (default `local`).
+ * local Kafka and registry (scripts/infra-up.sh), then the simulator (unless UPSTREAM_BASE_URL names the
+ * upstream), every service and the gateway as separate processes, prints the gateway URL, restarts a
+ * process that dies, and on Ctrl-C stops them in reverse order. Every other variable of the environment
+ * reaches every process unchanged. Data persists under the namespace STACK_NAMESPACE (default `local`).
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -34,6 +35,9 @@ const starting = startStack({
     ...(env.SCHEMA_REGISTRY_URL ? { schemaRegistryUrl: env.SCHEMA_REGISTRY_URL } : {}),
   },
   ...(env.PUBLIC_BASE_URL ? { publicBaseUrl: env.PUBLIC_BASE_URL } : {}),
+  ...(env.UPSTREAM_BASE_URL ? { upstreamBaseUrl: env.UPSTREAM_BASE_URL } : {}),
+  onRestart: (name, exitCode, signal, delayMs) =>
+    log(`${name} died (${signal ?? `exit ${exitCode}`}); restarting it in ${delayMs / 1000} s (see ${name}.log)`),
 });
 
 let stopping = false;
@@ -57,6 +61,7 @@ process.on('SIGTERM', () => stop('SIGTERM'));
 starting.then(
   (stack) => {
     for (const member of stack.processes) log(`${member.name.padEnd(22)} ${member.url}  (pid ${member.pid})`);
+    log(`upstream: ${stack.upstreamBaseUrl}`);
     log(`logs in ${stack.logDir}`);
     log(`gateway ready: ${stack.gatewayUrl}  (Ctrl-C stops the stack)`);
   },

@@ -57,3 +57,15 @@ export async function deleteTopics(brokers: string[], prefix: string): Promise<v
     await admin.disconnect();
   }
 }
+
+/** Rows still waiting in sync's outbox (its database, schema `sync`). */
+export async function outboxBacklog(databaseUrl: string): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ count: string }>('select count(*) as count from sync.outbox');
+    return Number(rows[0]?.count ?? 0);
+  } finally {
+    await client.end();
+  }
+}

@@ -37,6 +37,27 @@ export function gatewayUpstreamEnv(replica: number, urlOf: (name: string) => str
   };
 }
 
+/**
+ * Hands out ports nobody listens on right now and never the same one twice in a stack, nor the gateway's
+ * own: a child binds its port only a moment later, so the operating system alone could hand it out again.
+ */
+export class PortAllocator {
+  private readonly taken = new Set<number>();
+
+  constructor(reserved: number[] = []) {
+    for (const port of reserved) if (port > 0) this.taken.add(port);
+  }
+
+  async next(): Promise<number> {
+    for (;;) {
+      const port = await freePort();
+      if (this.taken.has(port)) continue;
+      this.taken.add(port);
+      return port;
+    }
+  }
+}
+
 /** A port nobody listens on right now (the child binds it a moment later). */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -5,10 +5,25 @@ interface Window {
   resetsAt: number;
 }
 
-/** Embedded mode's limiter; one process, so a Map of windows is exact. */
+/** Room for about 30,000 clients with three tiers each: a few megabytes. */
+const DEFAULT_MAX_WINDOWS = 100_000;
+
+/**
+ * Embedded mode's limiter; one process, so a Map of windows is exact. The map is bounded: expired windows
+ * are swept once a minute, and when it is full anyway (many distinct clients within one window) the
+ * windows that were opened longest ago make room. Forgetting a window only ever gives a client a fresh
+ * budget; it never refuses anyone, so memory stays bounded at the price of leniency under a flood.
+ */
 export class MemoryRateLimiter implements RateLimiter {
   private readonly windows = new Map<string, Window>();
   private sweptAt = Date.now();
+
+  constructor(private readonly maxWindows = DEFAULT_MAX_WINDOWS) {}
+
+  /** Windows currently held (bounded by `maxWindows`). */
+  get size(): number {
+    return this.windows.size;
+  }
 
   consume(clientKey: string, tiers: RateTier[]): Promise<RateDecision> {
     const now = Date.now();
@@ -20,7 +35,10 @@ export class MemoryRateLimiter implements RateLimiter {
       let window = this.windows.get(key);
       if (!window || window.resetsAt <= now) {
         window = { count: 0, resetsAt: now + tier.windowSeconds * 1000 };
+        // Deleted first so a renewed window moves to the end of the insertion order (the youngest).
+        this.windows.delete(key);
         this.windows.set(key, window);
+        this.makeRoom(now);
       }
       window.count += 1;
       counts.push(window.count);
@@ -34,8 +52,17 @@ export class MemoryRateLimiter implements RateLimiter {
     return Promise.resolve();
   }
 
-  private sweep(now: number): void {
-    if (now - this.sweptAt < 60_000) return;
+  private makeRoom(now: number): void {
+    if (this.windows.size <= this.maxWindows) return;
+    this.sweep(now, true);
+    for (const key of this.windows.keys()) {
+      if (this.windows.size <= this.maxWindows) break;
+      this.windows.delete(key);
+    }
+  }
+
+  private sweep(now: number, force = false): void {
+    if (!force && now - this.sweptAt < 60_000) return;
     this.sweptAt = now;
     for (const [key, window] of this.windows) if (window.resetsAt <= now) this.windows.delete(key);
   }

@@ -27,3 +27,24 @@ describe('the in-memory limiter', () => {
     expect((await limiter.consume('5.6.7.8', tiers)).allowed).toBe(true);
   });
 });
+
+describe('the in-memory limiter under many distinct clients', () => {
+  it('holds no more windows than its bound after 10,000 distinct client addresses', async () => {
+    const limiter = new MemoryRateLimiter(3_000);
+    const tiers = parseRateTiers('10/1s,60/1m,1000/1h');
+    for (let client = 0; client < 10_000; client += 1) {
+      await limiter.consume(`ip:10.${client >> 16}.${(client >> 8) & 0xff}.${client & 0xff}`, tiers);
+    }
+    expect(limiter.size).toBe(3_000);
+  });
+
+  it('makes room by forgetting the oldest windows, so a recent client keeps its count', async () => {
+    const limiter = new MemoryRateLimiter(6);
+    const tiers = parseRateTiers('2/1h');
+    for (const client of ['a', 'b', 'c', 'd', 'e', 'f', 'g']) await limiter.consume(client, tiers);
+    await limiter.consume('g', tiers);
+    expect((await limiter.consume('g', tiers)).allowed).toBe(false);
+    expect(limiter.size).toBe(6);
+    expect((await limiter.consume('a', tiers)).remaining).toBe(1);
+  });
+});

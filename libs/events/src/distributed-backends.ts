@@ -14,6 +14,10 @@ export interface DistributedBackendSettings {
   topicPrefix?: string | undefined;
   /** Kafka client id; the service name. */
   clientId: string;
+  /** CONSUMER_RETRY_BUDGET_SECONDS, in milliseconds. */
+  consumerRetryBudgetMs: number;
+  /** The process's way to end non-zero after draining, for a consumer that gave up. */
+  onConsumerFailure(error: unknown): void;
   logger: Logger;
 }
 
@@ -39,6 +43,8 @@ export async function openDistributedBackends(settings: DistributedBackendSettin
     schemaRegistryUrl: settings.schemaRegistryUrl,
     topicPrefix: settings.topicPrefix,
     topics: ALL_TOPICS,
+    consumerRetryBudgetMs: settings.consumerRetryBudgetMs,
+    onConsumerFailure: settings.onConsumerFailure,
     logger: settings.logger.child({ component: 'bus' }),
   });
   try {

@@ -12,9 +12,15 @@ export const eventsConsumed = counter({
   labelNames: ['group', 'topic'],
 });
 
-export const eventsRejected = counter({
-  name: 'events_rejected_total',
-  help: 'Events skipped because they could not be decoded or failed their schema',
+export const eventsDeadLettered = counter({
+  name: 'events_dead_lettered_total',
+  help: 'Messages that can never be decoded (wire format, JSON or schema) and were written to <topic>.dlq',
+  labelNames: ['group', 'topic'],
+});
+
+export const consumerRetries = counter({
+  name: 'events_consumer_retries_total',
+  help: 'Batch steps retried because something they need (registry, database) failed',
   labelNames: ['group', 'topic'],
 });
 

@@ -8,8 +8,8 @@ import { captureLogger, testInfrastructure } from '@timetable/testing';
 
 const suffix = randomUUID().slice(0, 8);
 const thing = z.object({ id: z.uuid(), name: z.string(), count: z.number().int() });
-const plainTopic: TopicDefinition = { name: `test.things.${suffix}`, schema: thing, compacted: false };
-const compactTopic: TopicDefinition = { name: `test.state.${suffix}`, schema: thing, compacted: true };
+const plainTopic: TopicDefinition<typeof thing> = { name: `test.things.${suffix}`, schema: thing, compacted: false };
+const compactTopic: TopicDefinition<typeof thing> = { name: `test.state.${suffix}`, schema: thing, compacted: true };
 const { logger } = captureLogger('warn');
 
 let bus: KafkaBus;
@@ -28,11 +28,11 @@ beforeAll(async () => {
 
 afterAll(() => bus.disconnect());
 
-function collect(topic: TopicDefinition, expected: number) {
+function collect(topic: TopicDefinition<typeof thing>, expected: number) {
   const received: IncomingEvent<z.infer<typeof thing>>[] = [];
   let resolve: () => void = () => undefined;
   const done = new Promise<void>((r) => (resolve = r));
-  const consumer = bus.subscribe<z.infer<typeof thing>>({
+  const consumer = bus.subscribe({
     groupId: `test-${randomUUID()}`,
     topic,
     fromBeginning: true,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { TopicDefinition } from '@timetable/contracts';
 import { consumerReadiness, KafkaBus, type EventConsumer } from '@timetable/events';
+import { metricsRegistry } from '@timetable/observability';
 import { captureLogger, testInfrastructure } from '@timetable/testing';
 
 const thing = z.object({ id: z.uuid(), n: z.number().int() });
@@ -24,6 +25,12 @@ async function eventually(condition: () => boolean, timeoutMs = 30_000): Promise
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** The gauge's sample for one group, as Prometheus would scrape it. */
+async function metricValue(name: string, group: string): Promise<number | undefined> {
+  const metric = await metricsRegistry.getSingleMetric(name)?.get();
+  return metric?.values.find((sample) => sample.labels.group === group)?.value;
 }
 
 const things = (count: number) => Array.from({ length: count }, (_, n) => ({ topic: topic.name, key: `thing:${n}`, value: { id: randomUUID(), n } }));
@@ -56,20 +63,21 @@ describe('KAFKA_TOPIC_PREFIX and consumer lag', () => {
     expect(seen).toEqual({ first: 3, second: 0 });
   });
 
-  it('reports a restarted consumer as behind from the moment it joins, and ready once it caught up', async () => {
-    const bus = newBus(`ns${randomUUID().slice(0, 8)}.`);
+  it('reports a restarted consumer as behind from the moment it joins, and stays ready while behind (lag is a metric)', async () => {
+    const prefix = `ns${randomUUID().slice(0, 8)}.`;
+    const bus = newBus(prefix);
     await bus.connect();
     await bus.publish(things(50));
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const consumer = bus.subscribe({ groupId: 'slow', topic, fromBeginning: true, handleBatch: () => gate });
     consumers.push(consumer);
-    const readiness = consumerReadiness('slow', consumer, 10);
+    const readiness = consumerReadiness('slow', consumer);
     expect(readiness.check()).toBe(false);
     await consumer.start();
-    await eventually(() => Number.isFinite(consumer.lag()));
-    expect(consumer.lag()).toBe(50);
-    expect(readiness.check()).toBe(false);
+    await eventually(() => consumer.lag() === 50);
+    expect(readiness.check()).toBe(true);
+    expect(await metricValue('events_consumer_lag_messages', `${prefix}slow`)).toBe(50);
     release();
     await eventually(() => consumer.lag() === 0);
     expect(readiness.check()).toBe(true);

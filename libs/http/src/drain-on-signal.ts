@@ -13,12 +13,17 @@ export interface DrainOnSignalOptions {
   cleanUpFailedStart?: () => Promise<void>;
 }
 
+export interface ProcessExit {
+  /** Something the process needs is dead for good (a consumer gave up): drain, then exit 1 to be restarted. */
+  fail(error: unknown): void;
+}
+
 /**
  * The life of every process entry point: SIGINT/SIGTERM drain and exit 0 (a signal during start-up waits
- * for the start, then drains), a failed start cleans up and exits 1. Handlers are installed at once, so
- * no signal ever meets Node's default of dying mid-write.
+ * for the start, then drains), a failed start cleans up and exits 1, and so does `fail`. Handlers are
+ * installed at once, so no signal ever meets Node's default of dying mid-write.
  */
-export function drainOnSignal(options: DrainOnSignalOptions): void {
+export function drainOnSignal(options: DrainOnSignalOptions): ProcessExit {
   const { logger, starting } = options;
   const cleanUp = options.cleanUpFailedStart ?? (() => Promise.resolve());
   let stopping = false;
@@ -30,11 +35,14 @@ export function drainOnSignal(options: DrainOnSignalOptions): void {
         process.exit(1);
       },
     );
-  const onSignal = (signal: NodeJS.Signals) => {
+  const shutDown = (code: number) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down');
-    void exitAfter(starting.then((started) => started.stop(), cleanUp), 0);
+    void exitAfter(starting.then((started) => started.stop(), cleanUp), code);
+  };
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (!stopping) logger.info({ signal }, 'shutting down');
+    shutDown(0);
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
@@ -44,4 +52,10 @@ export function drainOnSignal(options: DrainOnSignalOptions): void {
     logger.fatal({ err: error }, `${options.name} failed to start`);
     void exitAfter(cleanUp(), 1);
   });
+  return {
+    fail(error) {
+      if (!stopping) logger.fatal({ err: error }, `${options.name} cannot go on; draining and exiting so it is restarted`);
+      shutDown(1);
+    },
+  };
 }

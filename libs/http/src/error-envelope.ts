@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ZodError } from 'zod';
-import { AppError, PayloadTooLargeError, RouteNotFoundError, ValidationError } from './errors.js';
+import { isDependencyOutage } from './dependency-outage.js';
+import { AppError, PayloadTooLargeError, RouteNotFoundError, ServiceUnavailableError, ValidationError } from './errors.js';
 import { validationDetails } from './validation.js';
 
 export interface ErrorBody {
@@ -39,6 +40,7 @@ function toAppError(raw: unknown): AppError {
   if (bodyParserType === 'encoding.unsupported' || bodyParserType === 'charset.unsupported') {
     return new ValidationError('Unsupported body encoding');
   }
+  if (isDependencyOutage(raw)) return new ServiceUnavailableError('The service cannot reach its database; try again shortly');
   const status = (raw as { status?: number } | null)?.status;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return new AppError(status, 'BAD_REQUEST', 'Bad request');

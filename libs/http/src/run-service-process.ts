@@ -1,6 +1,6 @@
 import type { Logger } from '@timetable/observability';
 import { createServiceApp } from './create-service-app.js';
-import { drainOnSignal } from './drain-on-signal.js';
+import { drainOnSignal, type ProcessExit } from './drain-on-signal.js';
 import { listen, type RunningServer } from './http-server.js';
 import type { ServiceModule } from './service-module.js';
 
@@ -14,8 +14,8 @@ export interface ServiceProcessOptions {
   name: string;
   port: number;
   logger: Logger;
-  /** Connects the service's backends and builds its module. */
-  open(): Promise<OpenedService>;
+  /** Connects the service's backends and builds its module; `fail` ends the process non-zero after a drain. */
+  open(exit: ProcessExit): Promise<OpenedService>;
 }
 
 /**
@@ -34,8 +34,10 @@ export function runServiceProcess(options: ServiceProcessOptions): void {
     await opened?.close();
   };
 
+  // Bound right after the start begins; a consumer can only fail once `open` has connected it.
+  const exit: { current?: ProcessExit } = {};
   const starting = (async () => {
-    opened = await options.open();
+    opened = await options.open({ fail: (error) => exit.current?.fail(error) });
     const { module } = opened;
     const app = createServiceApp({
       name: options.name,
@@ -52,5 +54,5 @@ export function runServiceProcess(options: ServiceProcessOptions): void {
     return { stop };
   })();
 
-  drainOnSignal({ name: options.name, logger, starting, cleanUpFailedStart: stop });
+  exit.current = drainOnSignal({ name: options.name, logger, starting, cleanUpFailedStart: stop });
 }

@@ -22,6 +22,16 @@ beforeAll(async () => {
     await Promise.resolve();
     throw new TypeError('boom');
   });
+  const outages: Record<string, () => Error> = {
+    refused: () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+    'admin-shutdown': () => Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+    'pool-timeout': () => Object.assign(new Error('Knex: Timeout acquiring a connection'), { name: 'KnexTimeoutError' }),
+    terminated: () => new Error('Connection terminated unexpectedly'),
+  };
+  routes.get('/outage/:kind', async (req) => {
+    await Promise.resolve();
+    throw (outages[req.params.kind] ?? (() => new Error('unknown')))();
+  });
   const app = createServiceApp({
     name: 'test',
     logger,
@@ -56,6 +66,15 @@ describe('every non-2xx answer is the spec envelope', () => {
     expect((body.error as { message: string }).message).toContain('thing');
     expect((body.error as { message: string }).message).toContain('abc');
   });
+
+  it.each(['refused', 'admin-shutdown', 'pool-timeout', 'terminated'])(
+    'a database that is away (%s) is 503 SERVICE_UNAVAILABLE, never a crash or a 500',
+    async (kind) => {
+      const { status, body } = await call(`/v1/timetable/outage/${kind}`);
+      expect(status).toBe(503);
+      expectEnvelope(body, 'SERVICE_UNAVAILABLE');
+    },
+  );
 
   it('a malformed JSON body is 400 VALIDATION_ERROR, not a parser page', async () => {
     const { status, body } = await call('/v1/timetable/things', {

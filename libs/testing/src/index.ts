@@ -3,3 +3,9 @@ export { testInfrastructure, createTestDatabase, createMigratedKnex, type TestDa
 export { provisionInfrastructure } from './provision.js';
 export { postgresAnswers, redisAnswers, kafkaAnswers, registryAnswers } from './probes.js';
 export { captureLogger } from './capture-logger.js';
+export { TcpProxy } from './tcp-proxy.js';
+export { OwnedProcess, portAnswers } from './private-services/owned-process.js';
+export { PrivatePostgres } from './private-services/private-postgres.js';
+export { PrivateRedis } from './private-services/private-redis.js';
+export { infraArtifacts, PrivateKafka, type InfraArtifacts } from './private-services/private-kafka.js';
+export { PrivateRegistry } from './private-services/private-registry.js';

@@ -11,8 +11,6 @@ export interface ChangesServiceDeps {
   knex: Knex;
   bus: EventBus;
   logger: Logger;
-  /** /ready fails while the consumer is more than this many messages behind (CONSUMER_MAX_LAG). */
-  maxConsumerLag?: number | undefined;
 }
 
 /** The change log: consumes timetable.changes.v1 and serves /changes. */
@@ -25,7 +23,7 @@ export function createChangesService(deps: ChangesServiceDeps): Promise<ServiceM
     routes: changesRouter(store),
     readiness: [
       { name: 'changes-store', check: () => isDatabaseReachable(deps.knex) },
-      consumerReadiness('changes-consumer', consumer, deps.maxConsumerLag),
+      consumerReadiness('changes-consumer', consumer),
     ],
     async start() {
       await consumer.start();

@@ -14,7 +14,7 @@ runServiceProcess({
   name: 'changes',
   port: config.PORT,
   logger,
-  async open() {
+  async open({ fail }) {
     const backends = await openDistributedBackends({
       databaseUrl: config.DATABASE_URL,
       schema: CHANGES_SCHEMA,
@@ -23,9 +23,11 @@ runServiceProcess({
       schemaRegistryUrl: config.SCHEMA_REGISTRY_URL,
       topicPrefix: config.KAFKA_TOPIC_PREFIX,
       clientId: 'changes',
+      consumerRetryBudgetMs: config.CONSUMER_RETRY_BUDGET_SECONDS * 1000,
+      onConsumerFailure: fail,
       logger,
     });
-    const module = await createChangesService({ knex: backends.knex, bus: backends.bus, logger, maxConsumerLag: config.CONSUMER_MAX_LAG });
+    const module = await createChangesService({ knex: backends.knex, bus: backends.bus, logger });
     return { module, close: backends.close };
   },
 });

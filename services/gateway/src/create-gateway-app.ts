@@ -6,6 +6,8 @@ import type { EventBus } from '@timetable/events';
 import { createServiceApp, type DeveloperIdentity, type ReadinessCheck } from '@timetable/http';
 import type { Logger } from '@timetable/observability';
 import type { TrustProxy } from './config.js';
+import { buildAsyncApiDocument } from './features/asyncapi/asyncapi-document.js';
+import { asyncApiRoute } from './features/asyncapi/asyncapi-route.js';
 import { authenticateApiKey } from './features/authentication/authenticate-api-key.js';
 import { stripIdentityHeaders } from './features/authentication/strip-identity-headers.js';
 import { docsRoutes } from './features/docs/docs-routes.js';
@@ -40,8 +42,8 @@ export interface GatewayDeps {
 /**
  * The only public entry. Order matters: legacy redirects answer before anything else (a legacy host
  * gets a 301 even for /health), forged identity headers are dropped before any handler sees them, then
- * the service app adds request ids, logs, metrics, /health, /ready, /metrics, the documents, and under
- * /v1/timetable: API keys, usage recording, read limits, and finally the services.
+ * the service app adds request ids, logs, metrics, /health, /ready, /metrics, the documents (OpenAPI,
+ * AsyncAPI, /docs), and under /v1/timetable: API keys, usage recording, read limits, and finally the services.
  */
 export function createGatewayApp(deps: GatewayDeps): Express {
   const apiRoutes = deps.apiRoutes ?? collectApiRoutes(contracts);
@@ -59,6 +61,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     configure: (app) => {
       app.set('trust proxy', deps.trustProxy);
       app.use(openApiRoute(buildOpenApiDocument(apiRoutes)));
+      app.use(asyncApiRoute(buildAsyncApiDocument(contracts.topicDocumentation)));
       app.use(docsRoutes());
     },
   });

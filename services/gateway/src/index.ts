@@ -4,6 +4,6 @@ export { HttpKeyVerifier } from './features/authentication/http-key-verifier.js'
 export { API_KEY_PREFIX } from './features/authentication/authenticate-api-key.js';
 export { collectApiRoutes } from './features/openapi/collect-api-routes.js';
 export { buildOpenApiDocument, type OpenApiDocument } from './features/openapi/openapi-document.js';
+export { buildAsyncApiDocument, type AsyncApiDocument, type AsyncApiMessage } from './features/asyncapi/asyncapi-document.js';
 export { createProxyRoutes, type UpstreamUrls } from './features/routing/proxy-routes.js';
-export { upstreamReadiness } from './features/routing/upstream-readiness.js';
 export { startDistributedGateway, type RunningGateway } from './start-distributed-gateway.js';

@@ -2,13 +2,12 @@ import { Redis } from 'ioredis';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from '@timetable/cache';
 import { ALL_TOPICS } from '@timetable/contracts';
 import { InProcessBus, KafkaBus, type EventBus } from '@timetable/events';
-import { DeveloperIdentity, listen, type ReadinessCheck } from '@timetable/http';
+import { DeveloperIdentity, listen } from '@timetable/http';
 import type { Logger } from '@timetable/observability';
 import type { GatewayConfig } from './config.js';
 import { createGatewayApp } from './create-gateway-app.js';
 import { HttpKeyVerifier } from './features/authentication/http-key-verifier.js';
 import { createProxyRoutes, type UpstreamUrls } from './features/routing/proxy-routes.js';
-import { upstreamReadiness } from './features/routing/upstream-readiness.js';
 
 export interface RunningGateway {
   url: string;
@@ -48,15 +47,12 @@ export async function startDistributedGateway(config: GatewayConfig, logger: Log
   if (!config.KAFKA_BROKERS) logger.warn('KAFKA_BROKERS unset: usage events stay in this process');
   await bus.connect();
 
-  const readiness: ReadinessCheck[] = [
-    ...upstreamReadiness(urls),
-    { name: 'bus', check: () => bus.isHealthy() },
-    ...(redis ? [{ name: 'redis', check: async () => (await redis.ping()) === 'PONG' }] : []),
-  ];
   const app = createGatewayApp({
     logger,
     upstreams: [createProxyRoutes(urls, logger)],
-    readiness,
+    // Ready means this process can answer: not the services behind it, Redis or Kafka, each of which
+    // degrades only the routes that need it (503, or an open rate limit), never the whole gateway.
+    readiness: [],
     keyVerifier: new HttpKeyVerifier(config.DEVELOPER_AUTH_URL),
     identity: new DeveloperIdentity(config.INTERNAL_AUTH_SECRET),
     rateLimiter,

@@ -92,6 +92,40 @@ describe('the OpenAPI document', () => {
     await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeTruthy();
   });
 
+  it('documents the personal feed filters and the free-room window of the published routes', () => {
+    const document = loose(buildOpenApiDocument(collectApiRoutes(contracts)));
+    const parameters = (operation: { parameters: { name: string; required: boolean; schema: { type: string } }[] }) =>
+      Object.fromEntries(operation.parameters.map((parameter) => [parameter.name, { required: parameter.required, type: parameter.schema.type }]));
+    const feed = document.paths['/ical'].get;
+    expect(parameters(feed)).toEqual(
+      Object.fromEntries(['instructorIds', 'roomIds', 'courseIds', 'groupIds'].map((name) => [name, { required: false, type: 'string' }])),
+    );
+    expect(Object.keys(feed.responses)).toEqual(expect.arrayContaining(['200', '304', '400', '429']));
+    expect(feed.responses['200'].content['text/calendar']).toBeDefined();
+    const free = document.paths['/rooms/free'].get;
+    expect(parameters(free)).toEqual({
+      from: { required: true, type: 'string' },
+      to: { required: true, type: 'string' },
+      building: { required: false, type: 'string' },
+      minCapacity: { required: false, type: 'integer' },
+    });
+    expect(Object.keys(free.responses)).toEqual(expect.arrayContaining(['200', '400', '429']));
+  });
+
+  it('documents the webhook limits and the recovery routes', () => {
+    const document = loose(buildOpenApiDocument(collectApiRoutes(contracts)));
+    expect(document.paths['/webhooks'].post.responses['409'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+    const test = document.paths['/webhooks/{id}/test'].post;
+    expect(test.responses['429'].headers['Retry-After'].schema).toEqual({ type: 'integer', minimum: 1 });
+    const redeliver = document.paths['/webhooks/{id}/deliveries/{deliveryId}/redeliver'].post;
+    expect(redeliver.security).toEqual([{ ApiKey: [] }]);
+    expect(Object.keys(redeliver.responses).sort()).toEqual(['202', '401', '403', '404', '409']);
+    expect(redeliver.parameters.map((parameter: { name: string }) => parameter.name)).toEqual(['id', 'deliveryId']);
+    const recover = document.paths['/webhooks/{id}/recover'].post;
+    expect(Object.keys(recover.responses).sort()).toEqual(['202', '400', '401', '403', '404', '409']);
+    expect(recover.requestBody.content['application/json'].schema.required).toEqual(['since']);
+  });
+
   it('is served at /v1/timetable/openapi.json', async () => {
     const gateway = await startTestGateway({ apiRoutes: sampleRoutes });
     try {

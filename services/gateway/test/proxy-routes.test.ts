@@ -3,7 +3,7 @@ import { Router } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryRateLimiter, parseRateTiers } from '@timetable/cache';
 import { InProcessBus } from '@timetable/events';
-import { createGatewayApp, createProxyRoutes, HttpKeyVerifier, upstreamReadiness, type UpstreamUrls } from '@timetable/gateway';
+import { createGatewayApp, createProxyRoutes, HttpKeyVerifier, type UpstreamUrls } from '@timetable/gateway';
 import { createServiceApp, DeveloperIdentity, listen, type RunningServer } from '@timetable/http';
 import { captureLogger } from '@timetable/testing';
 import { DEVELOPER_ID, VALID_KEY } from './support/test-gateway.js';
@@ -59,7 +59,7 @@ beforeAll(async () => {
   const app = createGatewayApp({
     logger,
     upstreams: [createProxyRoutes(urls, logger)],
-    readiness: upstreamReadiness(urls),
+    readiness: [],
     keyVerifier: new HttpKeyVerifier(urls.developerAuth),
     identity,
     rateLimiter: new MemoryRateLimiter(),
@@ -87,7 +87,10 @@ describe('distributed routing', () => {
     ['/programs?active=true', 'catalog-api'],
     ['/week/2025-W10?roomId=x', 'catalog-api'],
     ['/ical/abc', 'catalog-api'],
+    ['/ical?courseIds=a,%20b&roomIds=c', 'catalog-api'],
+    ['/ical/?groupIds=a', 'catalog-api'],
     ['/ical/abc/url', 'sync'],
+    ['/rooms/free?from=2026-03-25T12:00:00Z&to=2026-03-25T13:00:00Z&minCapacity=30', 'catalog-api'],
     ['/sync/status', 'sync'],
     ['/changes/42', 'changes'],
   ])('forwards %s to %s with the full path and query', async (path, service) => {
@@ -122,20 +125,23 @@ describe('distributed routing', () => {
     expect(body.error.code).toBe('NOT_FOUND');
   });
 
-  it('aggregates the upstreams readiness in /ready', async () => {
-    expect((await fetch(`${gateway.url}/ready`)).status).toBe(200);
+  it('stays ready, and keeps serving, while the services behind it are not ready', async () => {
     ready = false;
-    const response = await fetch(`${gateway.url}/ready`);
-    ready = true;
-    expect(response.status).toBe(503);
-    expect(((await response.json()) as { checks: Record<string, string> }).checks['upstream:catalogApi']).toBe('failing');
+    try {
+      expect((await fetch(`${gateway.url}/ready`)).status).toBe(200);
+      expect((await call('/changes/42')).status).toBe(200);
+    } finally {
+      ready = true;
+    }
   });
 
-  it('maps an unreachable upstream to 503 in the envelope', async () => {
+  it('answers 503 SERVICE_UNAVAILABLE for the routes of a service that is down, and serves the others', async () => {
     const down = await startService('gone');
+    const changes = await startService('changes');
+    const sync = await startService('sync');
     const proxyOnly = createGatewayApp({
       logger,
-      upstreams: [createProxyRoutes({ catalogApi: down, sync: down, changes: down, webhooks: down, developerAuth: down }, logger)],
+      upstreams: [createProxyRoutes({ catalogApi: down, sync, changes, webhooks: down, developerAuth: down }, logger)],
       readiness: [],
       keyVerifier: undefined,
       identity,
@@ -146,12 +152,17 @@ describe('distributed routing', () => {
       legacyHosts: [],
       trustProxy: false,
     });
-    await services.pop()?.close();
+    await services.find((service) => service.url === down)?.close();
     const server = await listen(proxyOnly, 0, '127.0.0.1');
     try {
-      const response = await fetch(`${server.url}/v1/timetable/programs`);
-      expect(response.status).toBe(503);
-      expect(await response.json()).toMatchObject({ error: { code: 'SERVICE_UNAVAILABLE' } });
+      for (const path of ['/programs', '/week/2025-W10', '/ical/abc']) {
+        const response = await fetch(`${server.url}/v1/timetable${path}`);
+        expect(response.status).toBe(503);
+        expect(await response.json()).toMatchObject({ error: { code: 'SERVICE_UNAVAILABLE', message: 'The catalog-api service is unavailable' } });
+      }
+      expect((await fetch(`${server.url}/v1/timetable/changes`)).status).toBe(200);
+      expect((await fetch(`${server.url}/v1/timetable/sync/status`)).status).toBe(200);
+      expect((await fetch(`${server.url}/ready`)).status).toBe(200);
     } finally {
       await server.close();
     }

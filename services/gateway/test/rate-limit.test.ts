@@ -39,10 +39,32 @@ describe('public reads', () => {
     expect((await from('203.0.113.1')).status).toBe(429);
   });
 
+  it('give a whole IPv6 /64 one budget, so rotating addresses inside it does not escape the limit', async () => {
+    gateway = await startTestGateway({ rateLimits: '2/1m', trustProxy: 'loopback' });
+    const from = (ip: string) => fetch(`${gateway!.api}/programs`, { headers: { 'X-Forwarded-For': ip } });
+    expect((await from('2001:db8:a:b::1')).status).toBe(200);
+    expect((await from('2001:db8:a:b:9999:8888:7777:6666')).status).toBe(200);
+    expect((await from('2001:db8:a:b::42')).status).toBe(429);
+    expect((await from('2001:db8:a:c::1')).status).toBe(200);
+  });
+
   it('ignore X-Forwarded-For unless TRUST_PROXY is set (the socket address counts)', async () => {
     gateway = await startTestGateway({ rateLimits: '1/1m' });
     expect((await fetch(`${gateway.api}/programs`, { headers: { 'X-Forwarded-For': '203.0.113.1' } })).status).toBe(200);
     expect((await fetch(`${gateway.api}/programs`, { headers: { 'X-Forwarded-For': '203.0.113.2' } })).status).toBe(429);
+  });
+});
+
+describe('the personal feed and free rooms', () => {
+  it('are public reads: open without a key, counted against the same read budget', async () => {
+    gateway = await startTestGateway({ rateLimits: '2/1m' });
+    const feed = await fetch(`${gateway.api}/ical?courseIds=6f1c1f55-5f4a-4a57-9d0e-7d2b2f0e0a01`);
+    expect(feed.status).not.toBe(401);
+    expect(rateHeaders(feed)).toMatchObject({ limit: '2', remaining: '1' });
+    const rooms = await fetch(`${gateway.api}/rooms/free?from=2026-03-25T12:00:00Z&to=2026-03-25T13:00:00Z`);
+    expect(rooms.status).not.toBe(401);
+    expect(rateHeaders(rooms)).toMatchObject({ remaining: '0' });
+    expect((await fetch(`${gateway.api}/ical?groupIds=x`)).status).toBe(429);
   });
 });
 

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as contracts from '@timetable/contracts';
+import { webhookRoutes } from '@timetable/contracts';
 import { InProcessBus, type EventBus } from '@timetable/events';
+import { collectApiRoutes } from '@timetable/gateway';
 import { createLogger } from '@timetable/observability';
 import { EndpointPatterns } from '../src/features/usage/endpoint-patterns.js';
 import { DEVELOPER_ID, startTestGateway, VALID_KEY, type TestGateway } from './support/test-gateway.js';
@@ -87,5 +90,26 @@ describe('endpoint patterns', () => {
     expect(patterns.match('GET', '/developers/42')).toBe('/developers/:id');
     expect(patterns.match('POST', '/webhooks/abc/test/')).toBe('/webhooks/:id/test');
     expect(patterns.match('GET', '/webhooks/abc/test')).toBeNull();
+  });
+
+  it('covers every documented webhook route, the recovery routes included', () => {
+    const documented = new EndpointPatterns(webhookRoutes);
+    const id = '00000000-0000-4000-8000-0000000000aa';
+    expect(documented.match('POST', `/webhooks/${id}/deliveries/${id}/redeliver`)).toBe('/webhooks/:id/deliveries/:deliveryId/redeliver');
+    expect(documented.match('POST', `/webhooks/${id}/recover`)).toBe('/webhooks/:id/recover');
+    expect(documented.match('GET', `/webhooks/${id}/deliveries`)).toBe('/webhooks/:id/deliveries');
+  });
+});
+
+describe('endpoint patterns of the published routes', () => {
+  const patterns = new EndpointPatterns(collectApiRoutes(contracts));
+
+  it('keep /rooms/free and the personal feed apart from the routes with an id in the same place', () => {
+    expect(patterns.match('GET', '/rooms/free')).toBe('/rooms/free');
+    expect(patterns.match('GET', '/rooms/6f1c1f55-5f4a-4a57-9d0e-7d2b2f0e0a01')).toBe('/rooms/:id');
+    expect(patterns.match('GET', '/rooms/free/schedule')).toBe('/rooms/:id/schedule');
+    expect(patterns.match('GET', '/ical')).toBe('/ical');
+    expect(patterns.match('GET', '/ical/abc')).toBe('/ical/:semesterId');
+    expect(patterns.match('GET', '/ical/abc/url')).toBe('/ical/:semesterId/url');
   });
 });

@@ -11,6 +11,8 @@ export interface RunningSystem {
   url: string;
   port: number;
   context: EmbeddedContext;
+  /** Resolves once the first sync run ended and its events reached every service (the in-process bus is synchronous). */
+  firstSyncPublished(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -57,7 +59,7 @@ export async function startEmbeddedSystem(
     for (const module of modules) await module.start();
     server = await listen(gateway, config.PORT);
     logger.info({ url: server.url, publicBaseUrl: config.publicBaseUrl }, 'timetable service ready');
-    return { url: server.url, port: server.port, context, stop };
+    return { url: server.url, port: server.port, context, firstSyncPublished: services.firstSyncPublished, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { field, readConfig } from '@timetable/config';
 import { gatewayEdgeFields } from '@timetable/gateway';
 import { icalDomainOf } from '@timetable/catalog-api';
-import { webhookConfigFields } from '@timetable/webhook-dispatcher';
+import { secretsKeyField, webhookConfigFields } from '@timetable/webhook-dispatcher';
 import { syncConfigFields } from '@timetable/sync';
 
 /** Every variable of DESIGN.md section 7 that the embedded mode understands. */
@@ -17,6 +17,8 @@ const schema = z.object({
   ICAL_DOMAIN: z.string().min(1).optional(),
   ...gatewayEdgeFields,
   ...webhookConfigFields,
+  /** Unset: generated on first start and kept under DATA_DIR. */
+  WEBHOOK_SECRETS_KEY: secretsKeyField.optional(),
   ...syncConfigFields,
 });
 

@@ -33,6 +33,8 @@ export interface SyncServiceDeps {
 export type SyncService = ServiceModule & {
   /** One sync run now (shares a run already in flight). */
   runOnce(): Promise<SyncRunResult>;
+  /** Resolves once the first run (started by the scheduler or runOnce) ended and its outbox rows are published. */
+  whenFirstRunPublished(): Promise<void>;
   relay: OutboxRelay;
 };
 
@@ -47,14 +49,9 @@ export function createSyncService(deps: SyncServiceDeps): Promise<SyncService> {
     policy: deps.fetchTimeoutMs === undefined ? {} : { timeoutMs: deps.fetchTimeoutMs },
   });
   const runner = new SyncRunner({ knex: deps.knex, client, snapshots, runs, relay, logger, timeZone: deps.timeZone, planningUnit: deps.planningUnit });
-  let firstRunDone = false;
-  // Ready only once the first run's events have left the outbox too: before that the catalog and the
-  // change log would still be empty behind a ready service. Latched, so later runs never flip it.
-  let firstRunPublished = false;
-  const runOnce = () =>
-    runner.runOnce().finally(() => {
-      firstRunDone = true;
-    });
+  let firstRunEnded: () => void = () => undefined;
+  const firstRun = new Promise<void>((resolve) => (firstRunEnded = resolve));
+  const runOnce = () => runner.runOnce().finally(firstRunEnded);
   const scheduler = new SyncScheduler({ runOnce, intervalSeconds: deps.intervalSeconds, logger });
 
   const routes = Router();
@@ -64,15 +61,14 @@ export function createSyncService(deps: SyncServiceDeps): Promise<SyncService> {
   return Promise.resolve({
     name: 'sync',
     routes,
-    readiness: [
-      { name: 'sync-database', check: () => isDatabaseReachable(deps.knex) },
-      { name: 'sync-outbox-relay', check: () => relay.isHealthy() },
-      {
-        name: 'sync-first-run',
-        check: async () => (firstRunPublished ||= firstRunDone && (await relay.backlog()) === 0),
-      },
-    ],
+    // Its own store only: neither the upstream nor Kafka (the outbox holds changes while it is down).
+    readiness: [{ name: 'sync-database', check: () => isDatabaseReachable(deps.knex) }],
     runOnce,
+    async whenFirstRunPublished() {
+      await firstRun;
+      // The relay's loop may hold the batch in flight, so wait for the outbox to be empty rather than drain.
+      while ((await relay.backlog()) > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    },
     relay,
     async start() {
       await relay.start();

@@ -14,7 +14,7 @@ runServiceProcess({
   name: 'sync',
   port: config.PORT,
   logger,
-  async open() {
+  async open({ fail }) {
     const backends = await openDistributedBackends({
       databaseUrl: config.DATABASE_URL,
       schema: SYNC_SCHEMA,
@@ -23,6 +23,8 @@ runServiceProcess({
       schemaRegistryUrl: config.SCHEMA_REGISTRY_URL,
       topicPrefix: config.KAFKA_TOPIC_PREFIX,
       clientId: 'sync',
+      consumerRetryBudgetMs: config.CONSUMER_RETRY_BUDGET_SECONDS * 1000,
+      onConsumerFailure: fail,
       logger,
     });
     const module = await createSyncService({

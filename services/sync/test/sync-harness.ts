@@ -2,7 +2,7 @@
 import { startSimulator, type RunningSimulator } from '@timetable/starplan-sim';
 import { topics, type ChangeEvent, type EntityState } from '@timetable/contracts';
 import type { Knex } from '@timetable/db';
-import { InProcessBus, type IncomingEvent } from '@timetable/events';
+import { InProcessBus, type EventBus, type IncomingEvent } from '@timetable/events';
 import { captureLogger, createMigratedKnex } from '@timetable/testing';
 import { createSyncService, type SyncService } from '../src/create-sync-service.js';
 import { SYNC_SCHEMA, syncMigrations } from '../src/migrations/index.js';
@@ -12,7 +12,7 @@ export const TODAY = '2025-11-12';
 export interface SyncHarness {
   sim: RunningSimulator;
   knex: Knex;
-  bus: InProcessBus;
+  bus: EventBus;
   changes: IncomingEvent<ChangeEvent>[];
   states: IncomingEvent<EntityState>[];
   service(): Promise<SyncService>;
@@ -26,11 +26,11 @@ export async function createSyncHarness(seed = 7): Promise<SyncHarness> {
   const sim = await startSimulator({ seed, today: TODAY, port: 0 });
   const { knex, close } = await createMigratedKnex(SYNC_SCHEMA, syncMigrations);
   const { logger } = captureLogger('warn');
-  const bus = new InProcessBus(logger);
+  const bus: EventBus = new InProcessBus(logger);
   const changes: IncomingEvent<ChangeEvent>[] = [];
   const states: IncomingEvent<EntityState>[] = [];
-  await bus.subscribe<ChangeEvent>({ groupId: 'test-changes', topic: topics.changes, fromBeginning: true, handleBatch: async (batch) => void changes.push(...batch) }).start();
-  await bus.subscribe<EntityState>({ groupId: 'test-entities', topic: topics.entities, fromBeginning: true, handleBatch: async (batch) => void states.push(...batch) }).start();
+  await bus.subscribe({ groupId: 'test-changes', topic: topics.changes, fromBeginning: true, handleBatch: async (batch) => void changes.push(...batch) }).start();
+  await bus.subscribe({ groupId: 'test-entities', topic: topics.entities, fromBeginning: true, handleBatch: async (batch) => void states.push(...batch) }).start();
   const service = () =>
     createSyncService({
       knex,

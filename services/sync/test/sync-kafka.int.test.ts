@@ -15,6 +15,11 @@ interface RawMessage {
   headers: Record<string, string>;
 }
 
+// Its own topics and registry subjects: what other runs left on the shared broker and registry cannot interfere.
+const prefix = `synctest${randomUUID().slice(0, 8)}.`;
+const CHANGES = `${prefix}${topics.changes.name}`;
+const ENTITIES = `${prefix}${topics.entities.name}`;
+
 let sim: RunningSimulator;
 let knex: Knex;
 let closeDatabase: () => Promise<void>;
@@ -40,7 +45,7 @@ beforeAll(async () => {
   const { logger } = captureLogger('warn');
   sim = await startSimulator({ seed: 3, today: '2025-11-12', port: 0 });
   ({ knex, close: closeDatabase } = await createMigratedKnex(SYNC_SCHEMA, syncMigrations));
-  bus = new KafkaBus({ brokers: infra.kafkaBrokers, clientId: 'sync-test', schemaRegistryUrl: infra.schemaRegistryUrl, topics: [topics.changes, topics.entities], logger });
+  bus = new KafkaBus({ brokers: infra.kafkaBrokers, clientId: 'sync-test', schemaRegistryUrl: infra.schemaRegistryUrl, topicPrefix: prefix, topics: [topics.changes, topics.entities], logger });
   await bus.connect();
   const service = await createSyncService({
     knex,
@@ -59,7 +64,7 @@ beforeAll(async () => {
   const kafka = new Kafka({ clientId: 'sync-test-reader', brokers: infra.kafkaBrokers, logLevel: logLevel.NOTHING });
   consumer = kafka.consumer({ groupId: `sync-test-${randomUUID()}` });
   await consumer.connect();
-  await consumer.subscribe({ topics: [topics.changes.name, topics.entities.name], fromBeginning: true });
+  await consumer.subscribe({ topics: [CHANGES, ENTITIES], fromBeginning: true });
   await consumer.run({
     eachMessage: async ({ topic, message }) => {
       const headers: Record<string, string> = {};
@@ -68,8 +73,8 @@ beforeAll(async () => {
     },
   });
   const expected = run.created + run.updated + run.deleted;
-  const ours = () => received.filter((message) => message.topic === topics.changes.name && message.value && (payloadOf(message.value) as ChangeEvent).syncRunId === run.syncRunId);
-  await waitFor(() => ours().length >= expected && received.filter((message) => message.topic === topics.entities.name && snapshot.has(message.key)).length >= expected);
+  const ours = () => received.filter((message) => message.topic === CHANGES && message.value && (payloadOf(message.value) as ChangeEvent).syncRunId === run.syncRunId);
+  await waitFor(() => ours().length >= expected && received.filter((message) => message.topic === ENTITIES && snapshot.has(message.key)).length >= expected);
 }, 180_000);
 
 afterAll(async () => {
@@ -81,7 +86,7 @@ afterAll(async () => {
 
 describe('sync over Kafka with the schema registry', () => {
   it('publishes each change once on timetable.changes.v1 with its key, CloudEvents headers and registry framing', async () => {
-    const changes = received.filter((message) => message.topic === topics.changes.name && message.value && (payloadOf(message.value) as ChangeEvent).syncRunId === run.syncRunId);
+    const changes = received.filter((message) => message.topic === CHANGES && message.value && (payloadOf(message.value) as ChangeEvent).syncRunId === run.syncRunId);
     expect(changes).toHaveLength(snapshot.size);
     for (const message of changes) {
       expect(message.value?.[0]).toBe(0);
@@ -101,19 +106,18 @@ describe('sync over Kafka with the schema registry', () => {
     expect(registered.status).toBe(200);
   });
 
-  it('rebuilds the current state by reading timetable.entities.v1 from the beginning', () => {
-    // The topic is shared with every other sync that ever ran against this broker (ids are UUIDv5 of upstream
-    // keys, so other runs reuse them): replay only the states this run published, known by their ce_id.
+  it('rebuilds the current state by reading timetable.entities.v1 from the beginning, every state passing the typed schema', () => {
+    // Replay only the states this run published, known by their ce_id.
     const ourChangeIds = new Set(
       received
-        .filter((message) => message.topic === topics.changes.name && message.value)
+        .filter((message) => message.topic === CHANGES && message.value)
         .map((message) => changeEvent.parse(payloadOf(message.value!)))
         .filter((change) => change.syncRunId === run.syncRunId)
         .map((change) => change.id),
     );
     const rebuilt = new Map<string, Record<string, unknown> | null>();
     for (const message of received) {
-      if (message.topic !== topics.entities.name || !ourChangeIds.has(message.headers.ce_id ?? '')) continue;
+      if (message.topic !== ENTITIES || !ourChangeIds.has(message.headers.ce_id ?? '')) continue;
       rebuilt.set(message.key, message.value === null ? null : entityState.parse(payloadOf(message.value)).data);
     }
     expect(rebuilt.size).toBe(snapshot.size);

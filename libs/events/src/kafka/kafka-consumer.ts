@@ -1,43 +1,57 @@
-import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
+import type { Consumer, EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
 import type { Logger } from '@timetable/observability';
 import type { EventConsumer, IncomingEvent, SubscriptionOptions } from '../event-bus.js';
-import { consumerLag, eventsConsumed, eventsRejected } from '../event-metrics.js';
+import { consumerLag, consumerRetries, eventsConsumed, eventsDeadLettered } from '../event-metrics.js';
 import { validateEventValue } from '../validate-event.js';
-import type { ValueCodec } from './schema-codec.js';
+import { retryStep, RetryBudgetExhaustedError, type BatchRetrySettings } from './batch-retry.js';
+import type { DeadLetter, DeadLetterSink } from './dead-letters.js';
+import { ConsumerLagMeter } from './consumer-lag-meter.js';
+import { UndecodableMessageError, type ValueCodec } from './schema-codec.js';
+
+export interface KafkaConsumerSettings {
+  codec: ValueCodec;
+  deadLetters: DeadLetterSink;
+  /** How long a failing step (decode during a registry outage, a handler whose database is down) is retried. */
+  retryBudgetMs: number;
+  /** Called once when the consumer is dead for good; the process should end non-zero and be restarted. */
+  onFailure(error: unknown): void;
+  logger: Logger;
+}
+
+type Decoded<T> = { event: IncomingEvent<T> } | { deadLetter: DeadLetter };
 
 /**
- * One consumer group member. Offsets are committed only after the handler resolved; undecodable or
- * schema-violating messages are counted and skipped so one bad record never stalls the group.
+ * One consumer group member. A position is committed only after every message before it was handled or,
+ * when it can never be decoded, written to the topic's dead-letter topic. A step that fails because
+ * something is down is retried, never skipped; past the retry budget, and when kafkajs itself gives up,
+ * the consumer reports a failure so the process ends and its replacement resumes from the committed offset.
  */
 export class KafkaEventConsumer<T> implements EventConsumer {
   private consumer: Consumer | undefined;
   private running = false;
-  /** Until the group assigned partitions, the position is unknown: not caught up. */
-  private joined = false;
-  private readonly lagByPartition = new Map<number, number>();
-  /** Batches handled per partition, so a join-time measurement never overwrites a fresher batch's lag. */
-  private readonly batchesByPartition = new Map<number, number>();
+  private failed = false;
+  private readonly lagMeter: ConsumerLagMeter;
 
   constructor(
     private readonly kafka: Kafka,
-    private readonly codec: ValueCodec,
     private readonly options: SubscriptionOptions<T>,
-    private readonly logger: Logger,
-  ) {}
+    private readonly settings: KafkaConsumerSettings,
+  ) {
+    this.lagMeter = new ConsumerLagMeter(kafka, options.groupId, options.topic.name, options.fromBeginning);
+  }
 
   async start(): Promise<void> {
     const consumer = this.kafka.consumer({ groupId: this.options.groupId, allowAutoTopicCreation: false });
     this.consumer = consumer;
     consumer.on(consumer.events.CRASH, ({ payload }) => {
-      this.logger.error({ err: payload.error, group: this.options.groupId }, 'consumer crashed');
-      if (!payload.restart) this.running = false;
+      this.settings.logger.error({ err: payload.error, group: this.options.groupId, restart: payload.restart }, 'consumer crashed');
+      if (!payload.restart) this.fail(payload.error);
     });
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
-      this.measureLag(payload.memberAssignment[this.options.topic.name] ?? []).catch((error: unknown) => {
-        // Without a measurement the lag comes from the batches alone, as before the join.
-        this.joined = true;
-        this.logger.warn({ err: error, group: this.options.groupId }, 'could not measure consumer lag');
-      });
+      this.lagMeter
+        .measureAssigned(payload.memberAssignment[this.options.topic.name] ?? [])
+        .then(() => consumerLag.set({ group: this.options.groupId, topic: this.options.topic.name }, this.lagMeter.total()))
+        .catch((error: unknown) => this.settings.logger.warn({ err: error, group: this.options.groupId }, 'could not measure consumer lag'));
     });
     await consumer.connect();
     await consumer.subscribe({ topic: this.options.topic.name, fromBeginning: this.options.fromBeginning });
@@ -50,85 +64,98 @@ export class KafkaEventConsumer<T> implements EventConsumer {
     await this.consumer?.disconnect();
   }
 
+  /** Running and not given up; a consumer waiting out an outage is still healthy. */
   isHealthy(): boolean {
-    return this.running;
+    return this.running && !this.failed;
   }
 
   lag(): number {
-    if (!this.joined) return Number.POSITIVE_INFINITY;
-    let total = 0;
-    for (const value of this.lagByPartition.values()) total += value;
-    return total;
+    return this.lagMeter.total();
   }
 
-  /**
-   * On joining, the distance from the group's committed positions to the ends of the assigned partitions:
-   * a replica restarted behind a busy topic reports its backlog before the first batch arrives.
-   */
-  private async measureLag(partitions: number[]): Promise<void> {
-    const topic = this.options.topic.name;
-    const batchesBefore = new Map(this.batchesByPartition);
-    const admin = this.kafka.admin();
-    await admin.connect();
+  private fail(error: unknown): void {
+    if (this.failed) return;
+    this.failed = true;
+    this.settings.logger.fatal({ err: error, group: this.options.groupId, topic: this.options.topic.name }, 'consumer gave up');
+    this.settings.onFailure(error);
+  }
+
+  private async handle(payload: EachBatchPayload): Promise<void> {
+    const { batch } = payload;
+    const retry = this.retrySettings(payload);
     try {
-      const [ends, [committed]] = await Promise.all([admin.fetchTopicOffsets(topic), admin.fetchOffsets({ groupId: this.options.groupId, topics: [topic] })]);
-      for (const partition of this.lagByPartition.keys()) if (!partitions.includes(partition)) this.lagByPartition.delete(partition);
-      for (const partition of partitions) {
-        const end = ends.find((offsets) => offsets.partition === partition);
-        if (!end || this.batchesByPartition.get(partition) !== batchesBefore.get(partition)) continue;
-        const position = committed?.partitions.find((offsets) => offsets.partition === partition)?.offset ?? '-1';
-        // No committed position yet: the group starts at the earliest (fromBeginning) or the latest offset.
-        const start = position !== '-1' ? position : this.options.fromBeginning ? end.low : end.high;
-        this.lagByPartition.set(partition, Math.max(0, Number(BigInt(end.high) - BigInt(start))));
+      const decoded: Decoded<T>[] = [];
+      for (const message of batch.messages) {
+        const outcome = await retryStep('decode', () => this.decode(batch.topic, batch.partition, message), retry);
+        if (!outcome.done) return;
+        decoded.push(outcome.value);
       }
-      this.joined = true;
-      consumerLag.set({ group: this.options.groupId, topic }, this.lag());
-    } finally {
-      await admin.disconnect();
+      const events = decoded.flatMap((item) => ('event' in item ? [item.event] : []));
+      const deadLetters = decoded.flatMap((item) => ('deadLetter' in item ? [item.deadLetter] : []));
+      if (deadLetters.length > 0) {
+        const sent = await retryStep('dead-letter', () => this.settings.deadLetters.send(deadLetters), retry);
+        if (!sent.done) return;
+        eventsDeadLettered.inc({ group: this.options.groupId, topic: batch.topic }, deadLetters.length);
+      }
+      if (events.length > 0) {
+        const handled = await retryStep('handle', () => this.options.handleBatch(events), retry);
+        if (!handled.done) return;
+      }
+      await this.commit(payload, events.length);
+    } catch (error) {
+      if (!(error instanceof RetryBudgetExhaustedError)) throw error;
+      // Not thrown to kafkajs, which would retry the batch on its own schedule: this consumer is done.
+      this.fail(error);
     }
   }
 
-  private async handle({ batch, heartbeat, isRunning, isStale, resolveOffset }: EachBatchPayload): Promise<void> {
-    const { topic, partition } = batch;
-    const events: IncomingEvent<T>[] = [];
-    for (const message of batch.messages) {
-      const event = await this.decode(topic, partition, message);
-      if (event) events.push(event);
-    }
-    if (!isRunning() || isStale()) return;
-    if (events.length > 0) await this.options.handleBatch(events);
+  private async commit({ batch, heartbeat, isRunning, isStale, resolveOffset }: EachBatchPayload, handled: number): Promise<void> {
     const last = batch.messages.at(-1);
-    if (!last) return;
+    if (!last || !isRunning() || isStale()) return;
     // Resolving moves the fetch position on; without it kafkajs fetches this batch again and again.
     resolveOffset(last.offset);
-    await this.consumer?.commitOffsets([{ topic, partition, offset: (BigInt(last.offset) + 1n).toString() }]);
-    eventsConsumed.inc({ group: this.options.groupId, topic }, events.length);
-    const lag = Math.max(0, Number(BigInt(batch.highWatermark) - BigInt(last.offset) - 1n));
-    this.lagByPartition.set(partition, lag);
-    this.batchesByPartition.set(partition, (this.batchesByPartition.get(partition) ?? 0) + 1);
-    consumerLag.set({ group: this.options.groupId, topic }, this.lag());
+    await this.consumer?.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(last.offset) + 1n).toString() }]);
+    eventsConsumed.inc({ group: this.options.groupId, topic: batch.topic }, handled);
+    this.lagMeter.recordBatch(batch.partition, batch.highWatermark, last.offset);
+    consumerLag.set({ group: this.options.groupId, topic: batch.topic }, this.lagMeter.total());
     await heartbeat();
   }
 
-  private async decode(
-    topic: string,
-    partition: number,
-    message: EachBatchPayload['batch']['messages'][number],
-  ): Promise<IncomingEvent<T> | undefined> {
+  private retrySettings({ batch, heartbeat, isRunning, isStale }: EachBatchPayload): BatchRetrySettings {
+    return {
+      budgetMs: this.settings.retryBudgetMs,
+      stillOwned: () => this.running && !this.failed && isRunning() && !isStale(),
+      heartbeat,
+      onRetry: (error, attempt, delayMs) => {
+        consumerRetries.inc({ group: this.options.groupId, topic: batch.topic });
+        this.settings.logger.warn({ err: error, group: this.options.groupId, topic: batch.topic, partition: batch.partition, attempt, delayMs }, 'batch step failed; retrying');
+      },
+    };
+  }
+
+  /** An event, a dead letter for a message no retry can decode, or a throw for an outage (retried). */
+  private async decode(topic: string, partition: number, message: KafkaMessage): Promise<Decoded<T>> {
     const key = message.key?.toString('utf8') ?? '';
+    const headers = headersOf(message);
     try {
-      const raw = message.value === null ? null : await this.codec.decode(message.value);
+      const raw = message.value === null ? null : await this.settings.codec.decode(message.value);
       const checked = validateEventValue(this.options.topic, raw);
-      if (!checked.ok) throw new Error(checked.reason);
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(message.headers ?? {})) {
-        if (value !== undefined) headers[name] = Array.isArray(value) ? value.map(String).join(',') : value.toString();
-      }
-      return { topic, key, value: checked.value as T | null, headers, partition, offset: message.offset };
+      if (!checked.ok) throw new UndecodableMessageError(checked.reason);
+      return { event: { topic, key, value: checked.value as T | null, headers, partition, offset: message.offset } };
     } catch (error) {
-      eventsRejected.inc({ group: this.options.groupId, topic });
-      this.logger.warn({ err: error, topic, partition, offset: message.offset, key }, 'skipping undecodable event');
-      return undefined;
+      if (!(error instanceof UndecodableMessageError)) throw error;
+      this.settings.logger.warn({ err: error, topic, partition, offset: message.offset, key }, 'undecodable event goes to the dead-letter topic');
+      return {
+        deadLetter: { topic, partition, offset: message.offset, group: this.options.groupId, key: message.key, value: message.value, headers, error: error.message },
+      };
     }
   }
+}
+
+function headersOf(message: KafkaMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(message.headers ?? {})) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.map(String).join(',') : value.toString();
+  }
+  return headers;
 }

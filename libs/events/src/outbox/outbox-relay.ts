@@ -82,15 +82,28 @@ export class OutboxRelay implements Lifecycle {
         const published = await this.relayBatch();
         this.healthy = true;
         failures = 0;
-        if (published > 0) continue;
+        if (published > 0) {
+          await this.measureBacklog();
+          continue;
+        }
         outboxBacklog.set({ schema: this.settings.schema }, 0);
         await this.sleep(this.settings.idleMs ?? 1000);
       } catch (error) {
         failures += 1;
         this.healthy = failures < 5;
         this.settings.logger.warn({ err: error, failures }, 'outbox relay could not publish; retrying');
+        // While Kafka is away the backlog grows; the gauge is what the TimetableOutboxBacklog alert watches.
+        await this.measureBacklog();
         await this.sleep(Math.min(30_000, 250 * 2 ** failures));
       }
+    }
+  }
+
+  private async measureBacklog(): Promise<void> {
+    try {
+      outboxBacklog.set({ schema: this.settings.schema }, await this.backlog());
+    } catch {
+      // The database is down as well; the gauge keeps its last value.
     }
   }
 

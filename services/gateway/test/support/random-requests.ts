@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import { IDENTITY_HEADER, IDENTITY_SIGNATURE_HEADER } from '@timetable/http';
 
 /** Every status the interface documents, plus 301 (legacy), 410 (export), 413 (body limit). */
-const DOCUMENTED = new Set([200, 201, 204, 301, 304, 400, 401, 403, 404, 409, 410, 413, 429]);
+const DOCUMENTED = new Set([200, 201, 202, 204, 301, 304, 400, 401, 403, 404, 409, 410, 413, 429]);
 
 export interface RandomRequest {
   method: string;
@@ -19,7 +19,7 @@ export interface RandomRequest {
 /** Requests a careless or hostile client might send: odd paths, encodings, queries, keys, headers, bodies. */
 export function randomRequest(validKey: string, knownId: string): fc.Arbitrary<RandomRequest> {
   const segment = fc.oneof(
-    fc.constantFrom('programs', 'semesters', 'courses', 'rooms', 'week', 'ical', 'url', 'changes', 'search', 'sync', 'status'),
+    fc.constantFrom('programs', 'semesters', 'courses', 'rooms', 'free', 'week', 'ical', 'url', 'changes', 'search', 'sync', 'status'),
     fc.constantFrom('developers', 'me', 'usage', 'webhooks', 'deliveries', 'test', 'register', 'export', 'health', knownId),
     fc.string({ maxLength: 12 }).map(encodeURIComponent),
     fc.string({ unit: fc.constantFrom('%', 'a', 'F', '0', '/', '.', '~', '-', 'W'), maxLength: 8 }),
@@ -28,9 +28,13 @@ export function randomRequest(validKey: string, knownId: string): fc.Arbitrary<R
     .tuple(fc.constantFrom('/v1/timetable', '/api/v1', '/v1/timetable/webhooks', '/v1/timetable/developers', ''), fc.array(segment, { maxLength: 4 }))
     .map(([prefix, segments]) => `${prefix}/${segments.join('/')}`);
   const query = fc
-    .array(fc.tuple(fc.constantFrom('page', 'limit', 'status', 'q', 'since', 'from', 'to', 'semesterId', 'x'), fc.string({ maxLength: 10 })), {
-      maxLength: 4,
-    })
+    .array(
+      fc.tuple(
+        fc.constantFrom('page', 'limit', 'status', 'q', 'since', 'from', 'to', 'semesterId', 'courseIds', 'roomIds', 'building', 'minCapacity', 'x'),
+        fc.string({ maxLength: 10 }),
+      ),
+      { maxLength: 4 },
+    )
     .map((pairs) => (pairs.length ? `?${pairs.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&')}` : ''));
   const apiKey = fc.option(
     fc.oneof(fc.constant(validKey), fc.string({ maxLength: 40 }), fc.string({ maxLength: 32 }).map((s) => `spk_${s}`)),

@@ -41,9 +41,9 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   const { logger, lines } = captureLogger('warn');
   const identity = new DeveloperIdentity(randomBytes(16).toString('hex'));
   const verifier = options.verifier === undefined ? new FakeKeyVerifier().issue(VALID_KEY, DEVELOPER_ID) : options.verifier;
-  const bus = new InProcessBus(logger);
+  const bus: EventBus = new InProcessBus(logger);
   const usage: UsageEvent[] = [];
-  const consumer = bus.subscribe<UsageEvent>({
+  const consumer = bus.subscribe({
     groupId: 'test-usage',
     topic: topics.usage,
     fromBeginning: true,

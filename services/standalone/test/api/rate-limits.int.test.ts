@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, expectError } from './support/api-client.js';
 import { startTarget, type Target } from './support/target.js';
@@ -50,6 +51,8 @@ describe('public reads are rate limited per client: the request past the limit a
     expect(Number(limited.headers.get('ratelimit-reset'))).toBeGreaterThan(0);
     // Every public read shares the budget, whatever the route.
     expectError(await client.get('/changes'), 429, 'RATE_LIMITED');
+    expectError(await client.get(`/ical?courseIds=${randomUUID()}`), 429, 'RATE_LIMITED');
+    expectError(await client.get('/rooms/free?from=2026-03-25T12:00:00Z&to=2026-03-25T13:00:00Z'), 429, 'RATE_LIMITED');
   });
 });
 

@@ -1,4 +1,4 @@
-import { topics, type ChangeEvent } from '@timetable/contracts';
+import { topics } from '@timetable/contracts';
 import type { EventBus, EventConsumer } from '@timetable/events';
 import type { ChangeStore } from './change-store.js';
 
@@ -9,7 +9,7 @@ export const CHANGES_GROUP_ID = 'changes';
  * rebuilds the whole log; the store ignores ids it already holds, which makes redelivery harmless.
  */
 export function subscribeChangeLog(bus: EventBus, store: ChangeStore): EventConsumer {
-  return bus.subscribe<ChangeEvent>({
+  return bus.subscribe({
     groupId: CHANGES_GROUP_ID,
     topic: topics.changes,
     fromBeginning: true,

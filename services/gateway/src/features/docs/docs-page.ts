@@ -1,5 +1,5 @@
-/** The HTML shell of /docs; every asset URL is local to the gateway. */
-export function docsPage(): string {
+/** The HTML shell of /docs; every asset URL is local to the gateway. It links both machine-readable documents. */
+export function docsPage(documents: { openApiPath: string; asyncApiPath: string }): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -11,6 +11,10 @@ export function docsPage(): string {
   <link rel="icon" type="image/png" href="/docs/assets/favicon-16x16.png" sizes="16x16">
 </head>
 <body>
+  <nav>
+    <a href="${documents.openApiPath}">OpenAPI 3.1 document (HTTP routes)</a> ·
+    <a href="${documents.asyncApiPath}">AsyncAPI 3.0 document (Kafka topics and their payload schemas)</a>
+  </nav>
   <div id="swagger-ui"></div>
   <script src="/docs/assets/swagger-ui-bundle.js"></script>
   <script src="/docs/initializer.js"></script>

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Router } from 'express';
+import { ASYNCAPI_PATH } from '../asyncapi/asyncapi-route.js';
 import { OPENAPI_PATH } from '../openapi/openapi-route.js';
 import { docsInitializer, docsPage } from './docs-page.js';
 
@@ -13,7 +14,7 @@ const SWAGGER_ASSETS = new Set(['swagger-ui.css', 'swagger-ui-bundle.js', 'favic
  */
 export function docsRoutes(): Router {
   const assetDirectory = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-  const page = docsPage();
+  const page = docsPage({ openApiPath: OPENAPI_PATH, asyncApiPath: ASYNCAPI_PATH });
   const initializer = docsInitializer(OPENAPI_PATH);
   const router = Router();
   router.get('/docs', (_req, res) => {

@@ -27,7 +27,8 @@ export function buildOpenApiDocument(routes: ApiRoute[]): OpenApiDocument {
       version: '1.0.0',
       description:
         'Read-only mirror of the university timetable. Public reads are rate limited per client IP ' +
-        '(RateLimit-* headers, 429 with Retry-After); developer and webhook routes need an X-API-Key.',
+        '(RateLimit-* headers, 429 with Retry-After); developer and webhook routes need an X-API-Key. ' +
+        'The Kafka topics other systems can consume are described in [asyncapi.json](/v1/timetable/asyncapi.json) (AsyncAPI 3.0).',
     },
     servers: [{ url: '/v1/timetable' }],
     tags: [...new Set([...routes.map((route) => route.tag), 'Operations'])].sort().map((name) => ({ name })),
@@ -94,11 +95,14 @@ function responses(route: ApiRoute, converter: SchemaConverter): Record<string, 
 
 function response(status: number, spec: ResponseSpec, converter: SchemaConverter): Record<string, unknown> {
   const contentType = spec.contentType ?? 'application/json';
+  const headers = spec.retryAfter
+    ? { headers: { 'Retry-After': { description: 'Seconds until the request is accepted again', schema: { type: 'integer', minimum: 1 } } } }
+    : {};
   if (spec.schema) {
-    return { description: spec.description, content: { [contentType]: { schema: converter.convert(spec.schema, 'output') } } };
+    return { description: spec.description, ...headers, content: { [contentType]: { schema: converter.convert(spec.schema, 'output') } } };
   }
   if (status >= 400) {
-    return { description: spec.description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    return { description: spec.description, ...headers, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
   }
-  return { description: spec.description };
+  return { description: spec.description, ...headers };
 }

@@ -3,6 +3,7 @@ import type { RateDecision, RateLimiter, RateTier } from '@timetable/cache';
 import { RateLimitedError } from '@timetable/http';
 import { counter, type Logger } from '@timetable/observability';
 import { isDeveloperArea } from '../authentication/key-routes.js';
+import { rateLimitClientKey } from './client-key.js';
 
 const limiterFailures = counter({
   name: 'gateway_rate_limiter_failures_total',
@@ -21,8 +22,8 @@ export interface RateLimitDeps {
 }
 
 /**
- * Every tier applies to every public read (GET/HEAD outside /developers and /webhooks), per client IP;
- * `req.ip` honours the app's 'trust proxy' setting. When the limiter backend fails the request passes
+ * Every tier applies to every public read (GET/HEAD outside /developers and /webhooks), per client: an
+ * IPv4 address or an IPv6 /64 (`req.ip`, which honours the app's 'trust proxy' setting). When the limiter backend fails the request passes
  * unlimited: a Redis outage must not take the read API down with it.
  */
 export function rateLimitPublicReads(deps: RateLimitDeps): RequestHandler {
@@ -30,7 +31,7 @@ export function rateLimitPublicReads(deps: RateLimitDeps): RequestHandler {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || isDeveloperArea(req.path)) return next();
     let decision: RateDecision;
     try {
-      decision = await deps.rateLimiter.consume(`ip:${req.ip ?? 'unknown'}`, deps.rateTiers);
+      decision = await deps.rateLimiter.consume(rateLimitClientKey(req.ip), deps.rateTiers);
     } catch (error) {
       limiterFailures.inc();
       deps.logger.warn({ err: error }, 'rate limiter unavailable, request let through unlimited');

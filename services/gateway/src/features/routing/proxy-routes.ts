@@ -16,7 +16,8 @@ export function createProxyRoutes(urls: UpstreamUrls, logger: Logger): Router {
   const catalog = proxy('catalog-api', urls.catalogApi);
   const sync = proxy('sync', urls.sync);
   const router = Router();
-  // The feed's URL belongs to sync, the feed itself to catalog-api: the more specific route first.
+  // A semester feed's upstream URL belongs to sync, the feeds themselves (semester and personal `/ical?...`)
+  // to catalog-api: the more specific route first. `/rooms` covers `/rooms/free` as well.
   router.all('/ical/:semesterId/url', sync);
   router.use('/sync', sync);
   router.use(['/programs', '/semesters', '/courses', '/rooms', '/instructors', '/search', '/statistics', '/week', '/ical'], catalog);

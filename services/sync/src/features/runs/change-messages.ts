@@ -1,6 +1,6 @@
 /** Each change becomes two outbox messages: the change record and the entity's new state (or a tombstone). */
 import { randomUUID } from 'node:crypto';
-import { entityKey, topics, type ChangeEvent, type EntityState } from '@timetable/contracts';
+import { entityKey, topics, type ChangeEvent, type CloudEventHeaders } from '@timetable/contracts';
 import type { OutgoingEvent } from '@timetable/events';
 import type { EntityChange } from '../diff/diff-snapshots.js';
 
@@ -54,7 +54,8 @@ export function changeMessages(change: EntityChange, syncRunId: string, now: Dat
     createdAt,
     syncRunId,
   };
-  const state: EntityState | null =
+  // Typed by the topic's schema only once checked: the snapshot holds data as plain records (schema-guard.ts).
+  const state =
     change.newData === null || change.contentHash === null
       ? null
       : { entityType: change.entityType, entityId: change.entityId, data: change.newData, contentHash: change.contentHash, updatedAt: createdAt };
@@ -65,7 +66,7 @@ export function changeMessages(change: EntityChange, syncRunId: string, now: Dat
     ce_source: CLOUDEVENTS_SOURCE,
     ce_time: createdAt,
     'content-type': 'application/json',
-  };
+  } satisfies CloudEventHeaders;
   return {
     record,
     events: [

@@ -11,9 +11,9 @@ import type { SnapshotStore, StoredEntity } from '../snapshot/snapshot-store.js'
 import { readUpstream, type ScopedFailure } from '../upstream-client/read-upstream.js';
 import type { StarplanClient } from '../upstream-client/starplan-client.js';
 import { withAdvisoryLock } from './advisory-lock.js';
-import { changeMessages } from './change-messages.js';
 import { syncChangesEmitted, syncEntitiesSeen, syncLastSuccess, syncPairFailures, syncRunDuration } from './metrics.js';
 import { buildNextSnapshot } from './next-snapshot.js';
+import { guardChanges } from './schema-guard.js';
 import type { PairError, SyncRunRecord, SyncRunStatus, SyncRunStore } from './sync-run-store.js';
 
 export interface SyncRunResult {
@@ -90,9 +90,9 @@ export class SyncRunner {
       forcedPlanningUnit: this.deps.planningUnit,
     });
     const next = buildNextSnapshot(upstream, fetchFailures, previous);
-    const changes = diffSnapshots(previous, next.entities);
     const finishedAt = now();
-    const errors = next.failures.map((failure) => pairErrorOf(failure, finishedAt));
+    const { accepted: changes, messages, rejected } = guardChanges(diffSnapshots(previous, next.entities), id, finishedAt);
+    const errors = [...next.failures.map((failure) => pairErrorOf(failure, finishedAt)), ...rejected];
     const status: SyncRunStatus = errors.length > 0 ? 'partial' : 'succeeded';
     const run = runRecord(id, startedAt, finishedAt, upstream.planningUnit.id, status, changes, next.entities.size, null);
     const scopes = new Map([...next.entities].map(([key, entity]) => [key, entity.scopes]));
@@ -100,7 +100,7 @@ export class SyncRunner {
     await knex.transaction(async (trx) => {
       await snapshots.apply(trx, changes, scopes, rescoped, finishedAt);
       await runs.record(trx, run, errors);
-      await appendToOutbox(trx, changes.flatMap((change) => changeMessages(change, id, finishedAt).events));
+      await appendToOutbox(trx, messages);
     });
     this.deps.relay.wake();
     recordMetrics(changes, next.entities.values(), finishedAt, errors.length);
