@@ -50,14 +50,17 @@ describe('the transactional outbox', () => {
     const { bus, seen, consumer } = busRecording(1);
     await consumer.start();
     await knex.transaction((trx) =>
-      appendToOutbox(trx, [1, 2, 3].map((n) => ({ topic: topic.name, key: `k${n}`, value: { n } }))),
+      appendToOutbox(trx, [1, 2, 3].map((n) => ({ topic: topic.name, key: 'k', value: { n } }))),
     );
     const relay = new OutboxRelay({ knex, schema: 'outbox_test', bus, logger });
     await expect(relay.drain()).rejects.toThrow('subscriber down');
     expect(await relay.backlog()).toBe(3);
     await relay.drain();
-    expect(seen.map((event) => event.value)).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
     expect(await relay.backlog()).toBe(0);
+    // At least once, in order per key: the records the failed batch held come first, then the relay's repeat.
+    const values = seen.map((event) => (event.value as { n: number }).n);
+    expect(values.slice(0, 3)).toEqual([1, 2, 3]);
+    expect(new Set(values)).toEqual(new Set([1, 2, 3]));
   });
 
   it('runs as a loop that a commit can wake', async () => {

@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EntityState } from '@timetable/contracts';
+import { RefusedEventError } from '@timetable/events';
 import { CATALOG_CACHE_NAMESPACE } from '../src/index.js';
 import { startCatalog, stateOf, type CatalogHarness } from './support/catalog-harness.js';
 import { events, ids, universityStates } from './support/university-fixture.js';
@@ -78,12 +80,20 @@ describe('projection of entity states', () => {
     expect(await catalog.knex('occurrences').where('event_id', ids.orphanEvent)).toHaveLength(1);
   });
 
-  it('skips a state whose data fails its schema and still applies the rest of the batch', async () => {
+  it('skips a state whose data belongs to another key and still applies the rest of the batch', async () => {
+    const room = stateOf({ type: 'room', data: { id: ids.roomA101, name: 'x', building: 'A', campus: 'N', capacity: 1, tags: [], upstreamId: 1 } });
+    const misfiled = { ...room, entityId: randomUUID() };
+    const fine = stateOf({ type: 'instructor', data: { id: ids.schmidt, name: 'Dr. Schmidt', email: 'schmidt@example.edu', tags: ['neu'], upstreamId: 4 } });
+    await catalog.publish([misfiled, fine]);
+    expect((await catalog.knex('rooms').where('id', ids.roomA101).first()).name).toBe('A 1.01');
+    expect((await catalog.knex('rooms').where('id', misfiled.entityId).first())).toBeUndefined();
+    expect((await catalog.knex('instructors').where('id', ids.schmidt).first()).tags).toEqual(['neu']);
+  });
+
+  it('never receives a state whose data fails its schema: the bus refuses it at publish, as Kafka does', async () => {
     const room = stateOf({ type: 'room', data: { id: ids.roomA101, name: 'x', building: 'A', campus: 'N', capacity: 1, tags: [], upstreamId: 1 } });
     const broken = { ...room, data: { id: ids.roomA101 } } as unknown as EntityState;
-    const fine = stateOf({ type: 'instructor', data: { id: ids.schmidt, name: 'Dr. Schmidt', email: 'schmidt@example.edu', tags: ['neu'], upstreamId: 4 } });
-    await catalog.publish([broken, fine]);
+    await expect(catalog.publish([broken])).rejects.toThrow(RefusedEventError);
     expect((await catalog.knex('rooms').where('id', ids.roomA101).first()).name).toBe('A 1.01');
-    expect((await catalog.knex('instructors').where('id', ids.schmidt).first()).tags).toEqual(['neu']);
   });
 });

@@ -4,19 +4,23 @@ import type { KeyVerifier } from '@timetable/contracts';
 import { createDeveloperAuthService, DEVELOPER_AUTH_SCHEMA, developerAuthMigrations } from '@timetable/developer-auth';
 import type { ServiceModule } from '@timetable/http';
 import { startSimulator } from '@timetable/starplan-sim';
-import { createSyncService, SYNC_SCHEMA, syncMigrations } from '@timetable/sync';
+import { createSyncService, SYNC_SCHEMA, syncMigrations, type SyncService } from '@timetable/sync';
 import { createWebhookService, webhookMigrations, webhookSettingsFrom, WEBHOOKS_SCHEMA } from '@timetable/webhook-dispatcher';
 import type { EmbeddedContext } from './embedded-context.js';
+import { embeddedSecretsKey } from './webhook-secrets-key.js';
 
 export interface EmbeddedServices {
   modules: ServiceModule[];
+  /** Resolves once the first sync run ended and every module handled what it published. */
+  firstSyncPublished(): Promise<void>;
   /** developer-auth's key check for the gateway; without it key routes answer 503. */
   keyVerifier?: KeyVerifier;
 }
 
 /**
- * Builds every service of the embedded mode. Order matters at start: consumers are listed before the
- * producers whose events they must not miss (the in-process bus delivers only to running subscribers).
+ * Builds every service of the embedded mode. The in-process bus keeps what was published and lets a group
+ * that reads `fromBeginning` catch up, as Kafka does; consumers are still listed before sync, so the webhook
+ * matcher (which reads only what comes after it starts) sees the first run's changes too.
  */
 export async function buildServices(context: EmbeddedContext): Promise<EmbeddedServices> {
   const modules: ServiceModule[] = [];
@@ -41,6 +45,7 @@ export async function buildServices(context: EmbeddedContext): Promise<EmbeddedS
     bus: context.bus,
     logger: context.logger.child({ service: 'webhook-dispatcher' }),
     identity: context.identity,
+    secretsKey: await embeddedSecretsKey(context.config.DATA_DIR, context.config.WEBHOOK_SECRETS_KEY, context.logger),
     ...webhookSettingsFrom(context.config),
   });
   modules.push(webhooks);
@@ -54,11 +59,12 @@ export async function buildServices(context: EmbeddedContext): Promise<EmbeddedS
   });
   modules.push(developerAuth);
   // Sync last: it produces what every module above consumes. Without an upstream, the built-in simulator.
-  modules.push(await buildSync(context));
-  return { modules, keyVerifier: developerAuth.keyVerifier };
+  const sync = await buildSync(context);
+  modules.push(sync);
+  return { modules, keyVerifier: developerAuth.keyVerifier, firstSyncPublished: () => sync.whenFirstRunPublished() };
 }
 
-async function buildSync(context: EmbeddedContext): Promise<ServiceModule> {
+async function buildSync(context: EmbeddedContext): Promise<SyncService> {
   const { config } = context;
   const simulator = config.UPSTREAM_BASE_URL ? undefined : await startSimulator({ port: 0 });
   const sync = await createSyncService({

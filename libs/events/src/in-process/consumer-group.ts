@@ -1,0 +1,61 @@
+import type { IncomingEvent, SubscriptionOptions } from '../event-bus.js';
+import type { TopicLog } from './topic-log.js';
+
+export interface GroupMember {
+  options: SubscriptionOptions;
+  running: boolean;
+}
+
+/**
+ * One consumer group on one topic, as Kafka runs it: every partition is read by one running member (the
+ * members share the work, in turn), and the group's position per partition moves only past a batch its
+ * handler finished, so a failed batch is handed over again.
+ */
+export class ConsumerGroup {
+  readonly members: GroupMember[] = [];
+  /** Next offset to handle, per partition; unset until the group first starts. */
+  private positions: number[] | undefined;
+
+  constructor(
+    readonly id: string,
+    private readonly log: TopicLog,
+  ) {}
+
+  get topicName(): string {
+    return this.log.topic.name;
+  }
+
+  /** A first start takes the topic's start (`fromBeginning`) or its end; later starts resume. */
+  joined(member: GroupMember): void {
+    member.running = true;
+    this.positions ??= Array.from({ length: this.log.partitionCount }, (_, partition) => (member.options.fromBeginning ? 0 : this.log.end(partition)));
+  }
+
+  lag(): number {
+    if (!this.positions) return 0;
+    return this.positions.reduce((sum, position, partition) => sum + Math.max(0, this.log.end(partition) - position), 0);
+  }
+
+  /**
+   * Hands every partition's unread records to its member. A partition whose handler fails keeps its
+   * position and the others go on, as in Kafka; the first failure is thrown at the end.
+   */
+  async deliver(onHandled: (count: number) => void): Promise<void> {
+    const running = this.members.filter((member) => member.running);
+    if (!this.positions || running.length === 0) return;
+    let failure: { error: unknown } | undefined;
+    for (let partition = 0; partition < this.log.partitionCount; partition += 1) {
+      const batch: IncomingEvent[] = this.log.readFrom(partition, this.positions[partition]!);
+      if (batch.length === 0) continue;
+      try {
+        await running[partition % running.length]!.options.handleBatch(batch);
+      } catch (error) {
+        failure ??= { error };
+        continue;
+      }
+      this.positions[partition] = Number(batch.at(-1)!.offset) + 1;
+      onHandled(batch.length);
+    }
+    if (failure) throw failure.error;
+  }
+}
