@@ -112,6 +112,21 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(free.responses)).toEqual(expect.arrayContaining(['200', '400', '429']));
   });
 
+  it('documents the event listings: one entry per event with its RRULE and excludedDates', () => {
+    const document = loose(buildOpenApiDocument(collectApiRoutes(contracts)));
+    type Schema = ReturnType<typeof loose>;
+    const resolve = (schema: Schema): Schema =>
+      typeof schema.$ref === 'string' ? resolve(document.components.schemas[schema.$ref.split('/').at(-1)!]) : schema;
+    for (const path of ['/semesters/{id}/courses', '/programs/{id}/courses', '/instructors/{id}/courses']) {
+      const body = resolve(document.paths[path].get.responses['200'].content['application/json'].schema);
+      const entry = resolve(resolve(body.properties.data).items);
+      expect(entry.required, path).toEqual(expect.arrayContaining(['id', 'startTime', 'endTime', 'weekday', 'recurrenceRule', 'excludedDates']));
+      expect(entry.properties.recurrenceRule.description, path).toMatch(/without the 'RRULE:' prefix/);
+      expect(resolve(entry.properties.excludedDates).type, path).toBe('array');
+      expect(resolve(resolve(entry.properties.excludedDates).items).format, path).toBe('date-time');
+    }
+  });
+
   it('documents the webhook limits and the recovery routes', () => {
     const document = loose(buildOpenApiDocument(collectApiRoutes(contracts)));
     expect(document.paths['/webhooks'].post.responses['409'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
