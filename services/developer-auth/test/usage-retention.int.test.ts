@@ -50,4 +50,20 @@ describe('usage retention', () => {
     expect(await service.deleteExpiredUsage()).toBe(1);
     expect(await ids()).toEqual([events[2]!.id]);
   });
+
+  it('runs by itself: a service that starts deletes what has expired, without being asked', async () => {
+    const expired = usage(new Date(clock.now.getTime() - 120 * DAY_MS));
+    await bus.publish([{ topic: topics.usage.name, key: expired.developerId, value: expired }]);
+    expect(await knex('usage_events').where('id', expired.id)).toHaveLength(1);
+    const second = await createDeveloperAuthService({
+      knex, bus: new InProcessBus(logger), logger, identity: new DeveloperIdentity('an-internal-identity-secret-for-tests'),
+      webhookCounter: { countFor: () => Promise.resolve(0) }, now: () => clock.now,
+    });
+    await second.start();
+    try {
+      await expect.poll(async () => (await knex('usage_events').where('id', expired.id)).length, { timeout: 10_000 }).toBe(0);
+    } finally {
+      await second.stop();
+    }
+  });
 });

@@ -63,4 +63,20 @@ describe('delivery retention (DELIVERY_RETENTION_DAYS)', () => {
     h.clock.advance(DAY);
     expect(await h.module.retention.runOnce()).toEqual({ deliveries: 0, changes: 0, webhooks: 0 });
   });
+
+  it('runs by itself: a dispatcher that starts deletes what has expired, without being asked', async () => {
+    const hook = (await h.call(owner, 'POST', '/webhooks', { url: target.url })).body.data.id as string;
+    const expired = randomUUID();
+    await h.knex('deliveries').insert({
+      id: expired, webhook_id: hook, change_id: null, message_id: 'test-expired', event_type: 'test.created', status: 'delivered', attempts: 1,
+      next_retry_at: null, created_at: new Date(h.clock.now().getTime() - 8 * DAY * 1000), origin: 'test',
+    });
+    const replica = await h.replica();
+    await replica.start();
+    try {
+      await expect.poll(() => count('deliveries', { id: expired }), { timeout: 10_000 }).toBe(0);
+    } finally {
+      await replica.stop();
+    }
+  });
 });

@@ -46,8 +46,10 @@ export class HttpSender {
     }
   }
 
-  close(): Promise<void> {
-    return this.agent.close();
+  /** Idempotent: a service stopped twice (a second signal, a test harness) must not fail the second time. */
+  async close(): Promise<void> {
+    if (this.agent.closed || this.agent.destroyed) return;
+    await this.agent.close();
   }
 }
 
