@@ -38,7 +38,7 @@ export class MemoryRateLimiter implements RateLimiter {
         // Deleted first so a renewed window moves to the end of the insertion order (the youngest).
         this.windows.delete(key);
         this.windows.set(key, window);
-        this.makeRoom(now);
+        this.makeRoom();
       }
       window.count += 1;
       counts.push(window.count);
@@ -52,17 +52,19 @@ export class MemoryRateLimiter implements RateLimiter {
     return Promise.resolve();
   }
 
-  private makeRoom(now: number): void {
-    if (this.windows.size <= this.maxWindows) return;
-    this.sweep(now, true);
+  /**
+   * Drops the windows opened longest ago (the front of the insertion order) until the map fits again: O(1)
+   * per new window, so a flood of distinct clients costs no more per request than normal traffic.
+   */
+  private makeRoom(): void {
     for (const key of this.windows.keys()) {
       if (this.windows.size <= this.maxWindows) break;
       this.windows.delete(key);
     }
   }
 
-  private sweep(now: number, force = false): void {
-    if (!force && now - this.sweptAt < 60_000) return;
+  private sweep(now: number): void {
+    if (now - this.sweptAt < 60_000) return;
     this.sweptAt = now;
     for (const [key, window] of this.windows) if (window.resetsAt <= now) this.windows.delete(key);
   }
