@@ -11,7 +11,15 @@ export interface DrainOnSignalOptions {
   starting: Promise<Stoppable>;
   /** Releases what a start that failed half-way had acquired. */
   cleanUpFailedStart?: () => Promise<void>;
+  /** A drain still running after this long is given up and the process exits 1 (default 25 s). */
+  drainDeadlineMs?: number;
 }
+
+/**
+ * Below Kubernetes' default grace of 30 s: a drain that hangs (a broker that never answers a disconnect) must
+ * not keep a process that gave up alive forever, nor be cut off by SIGKILL without a word in the log.
+ */
+const DEFAULT_DRAIN_DEADLINE_MS = 25_000;
 
 export interface ProcessExit {
   /** Something the process needs is dead for good (a consumer gave up): drain, then exit 1 to be restarted. */
@@ -38,6 +46,11 @@ export function drainOnSignal(options: DrainOnSignalOptions): ProcessExit {
   const shutDown = (code: number) => {
     if (stopping) return;
     stopping = true;
+    const deadlineMs = options.drainDeadlineMs ?? DEFAULT_DRAIN_DEADLINE_MS;
+    setTimeout(() => {
+      logger.error({ deadlineMs }, 'drain did not finish in time; exiting without it');
+      process.exit(1);
+    }, deadlineMs).unref();
     void exitAfter(starting.then((started) => started.stop(), cleanUp), code);
   };
   const onSignal = (signal: NodeJS.Signals) => {

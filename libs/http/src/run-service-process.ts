@@ -21,16 +21,20 @@ export interface ServiceProcessOptions {
 /**
  * The main loop of one service process in distributed mode: open, serve the module's public routes under
  * /v1/timetable and its internal routes beside them, start its consumers and jobs, and on SIGINT/SIGTERM
- * drain in order (stop accepting requests, stop the module, close the backends) and exit 0.
+ * drain (stop accepting requests and stop the module together, then close the backends) and exit 0.
  */
 export function runServiceProcess(options: ServiceProcessOptions): void {
   const { logger } = options;
   let opened: OpenedService | undefined;
   let server: RunningServer | undefined;
 
+  // The HTTP server and the module drain together: background work (a delivery cycle, a consumer) must stop
+  // taking new work at the signal, not only once the last HTTP request has been answered.
   const stop = async () => {
-    await server?.close();
-    await opened?.module.stop().catch((error: unknown) => logger.error({ err: error }, 'module stop failed'));
+    await Promise.all([
+      server?.close(),
+      opened?.module.stop().catch((error: unknown) => logger.error({ err: error }, 'module stop failed')),
+    ]);
     await opened?.close();
   };
 

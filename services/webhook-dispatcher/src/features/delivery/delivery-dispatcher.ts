@@ -104,6 +104,11 @@ export class DeliveryDispatcher {
         if (!this.stopping && free > 0) {
           const busyWhileClaiming = this.inFlight.size > 0;
           const claimed = await this.claim(free);
+          // stop() may have come while the claim ran: what it leased goes back at once, unattempted.
+          if (this.stopping) {
+            await Promise.all(claimed.map((delivery) => this.store.release(delivery)));
+            continue;
+          }
           for (const delivery of claimed) this.inFlight.add(delivery, this.attempt(delivery));
           if (claimed.length === free) continue;
           nothingMoreDue = !busyWhileClaiming;
