@@ -12,11 +12,12 @@ export interface InProcessBusSettings {
   topics: TopicDefinition[];
   /** Partitions per topic: members of one group share them, events of one key stay in one. */
   partitions: number;
-  /** Records kept per partition of a topic that is not compacted. */
+  /** Records kept per partition of a topic that is not compacted (groups read as records arrive; this is
+   * what a group that starts late can still read, and bounds the memory of a long-running process). */
   retention: number;
 }
 
-const DEFAULTS: InProcessBusSettings = { topics: ALL_TOPICS, partitions: 3, retention: 10_000 };
+const DEFAULTS: InProcessBusSettings = { topics: ALL_TOPICS, partitions: 3, retention: 1_000 };
 
 /**
  * The embedded mode's bus, with Kafka's semantics in memory: topics are partitioned logs (compacted ones
