@@ -103,10 +103,20 @@ export class InProcessBus implements EventBus {
         const handled = (count: number) => eventsConsumed.inc({ group: group.id, topic: group.topicName }, count);
         await group.deliver(handled).catch((error: unknown) => (failure ??= { error }));
       }
+      for (const log of this.logs.values()) log.trim(this.unreadOf(log));
       if (failure) throw failure.error;
     });
     this.delivering = run.catch(() => undefined);
     return run;
+  }
+
+  /** Per partition, the lowest position of the log's groups: what retention must keep for them. */
+  private unreadOf(log: TopicLog): (number | undefined)[] {
+    const groups = [...this.groups.values()].filter((group) => group.log === log);
+    return Array.from({ length: log.partitionCount }, (_, partition) => {
+      const positions = groups.map((group) => group.position(partition)).filter((position) => position !== undefined);
+      return positions.length === 0 ? undefined : Math.min(...positions);
+    });
   }
 
   private logOf(topic: TopicDefinition): TopicLog {

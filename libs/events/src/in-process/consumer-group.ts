@@ -18,7 +18,7 @@ export class ConsumerGroup {
 
   constructor(
     readonly id: string,
-    private readonly log: TopicLog,
+    readonly log: TopicLog,
   ) {}
 
   get topicName(): string {
@@ -29,6 +29,11 @@ export class ConsumerGroup {
   joined(member: GroupMember): void {
     member.running = true;
     this.positions ??= Array.from({ length: this.log.partitionCount }, (_, partition) => (member.options.fromBeginning ? 0 : this.log.end(partition)));
+  }
+
+  /** The next offset the group reads in the partition; undefined before its first start. */
+  position(partition: number): number | undefined {
+    return this.positions?.[partition];
   }
 
   lag(): number {

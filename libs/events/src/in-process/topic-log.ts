@@ -20,7 +20,7 @@ interface Partition {
 /**
  * The retained records of one topic, in memory, as Kafka would keep them: partitioned by key, compacted
  * topics keeping the latest record per key (tombstones included), the others their last `retention`
- * records per partition.
+ * records per partition and whatever a group has yet to read.
  */
 export class TopicLog {
   private readonly partitions: Partition[];
@@ -46,11 +46,21 @@ export class TopicLog {
       const previous = log.latestByKey.get(event.key);
       if (previous !== undefined) log.records[previous - log.base] = undefined;
       log.latestByKey.set(event.key, offset);
-    } else if (log.records.length > this.retention) {
-      const dropped = log.records.length - this.retention;
-      log.records.splice(0, dropped);
-      log.base += dropped;
     }
+  }
+
+  /**
+   * Drops what retention no longer keeps of a topic that is not compacted: records beyond the last
+   * `retention`, but never one that a group has yet to read (`unread[partition]`: the lowest position).
+   */
+  trim(unread: (number | undefined)[]): void {
+    if (this.topic.compacted) return;
+    this.partitions.forEach((log, partition) => {
+      const cutoff = Math.min(log.base + log.records.length - this.retention, unread[partition] ?? Number.POSITIVE_INFINITY);
+      if (cutoff <= log.base) return;
+      log.records.splice(0, cutoff - log.base);
+      log.base = cutoff;
+    });
   }
 
   /** The offset the next record of the partition gets. */
