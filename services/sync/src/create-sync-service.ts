@@ -3,11 +3,10 @@ import { Router } from 'express';
 import { isDatabaseReachable, type Knex } from '@timetable/db';
 import { OutboxRelay, type EventBus } from '@timetable/events';
 import type { ServiceModule } from '@timetable/http';
-import type { Logger } from '@timetable/observability';
+import { PeriodicJob, type Logger } from '@timetable/observability';
 import { icalUrlRoutes } from './features/ical-url/ical-url-routes.js';
 import { SyncRunStore } from './features/runs/sync-run-store.js';
 import { SyncRunner, type SyncRunResult } from './features/runs/sync-runner.js';
-import { SyncScheduler } from './features/scheduler/sync-scheduler.js';
 import { SnapshotStore } from './features/snapshot/snapshot-store.js';
 import { statusRoutes } from './features/status/status-routes.js';
 import { StarplanClient } from './features/upstream-client/starplan-client.js';
@@ -52,7 +51,8 @@ export function createSyncService(deps: SyncServiceDeps): Promise<SyncService> {
   let firstRunEnded: () => void = () => undefined;
   const firstRun = new Promise<void>((resolve) => (firstRunEnded = resolve));
   const runOnce = () => runner.runOnce().finally(firstRunEnded);
-  const scheduler = new SyncScheduler({ runOnce, intervalSeconds: deps.intervalSeconds, logger });
+  // At start, then the interval after each run ended; a crashed run is logged, the next one still comes.
+  const scheduler = new PeriodicJob({ name: 'sync', intervalMs: deps.intervalSeconds * 1000, run: runOnce, logger });
 
   const routes = Router();
   routes.use(statusRoutes(runs, deps.upstreamBaseUrl));

@@ -136,5 +136,8 @@ describe('churn(seed)', () => {
     const pgid = [...simulator.model.groups.keys()][0] as number;
     const response = await fetch(`${sim.url}/__admin/expected?pu=${pu()}&pg=${pgid}`);
     expect(await response.json()).toEqual(simulator.expectedOccurrences(pu(), pgid));
+    const groups = (await (await fetch(`${sim.url}/__admin/groups`)).json()) as { pgid: number; shortname: string }[];
+    expect(groups.map((group) => group.pgid).sort()).toEqual([...simulator.model.groups.keys()].sort());
+    expect(groups.find((group) => group.pgid === pgid)?.shortname).toBe(simulator.model.groups.get(pgid)?.shortname);
   });
 });

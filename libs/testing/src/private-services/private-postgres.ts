@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
+import { postgresAnswers } from '../probes.js';
 import { OwnedProcess } from './owned-process.js';
 
 /** The machine's PostgreSQL binaries (Debian's layout), the newest major first. */
@@ -57,17 +57,8 @@ export class PrivatePostgres {
     await this.start();
   }
 
-  async answers(): Promise<boolean> {
-    const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: 1_000 });
-    try {
-      await client.connect();
-      await client.query('select 1');
-      return true;
-    } catch {
-      return false;
-    } finally {
-      await client.end().catch(() => undefined);
-    }
+  answers(): Promise<boolean> {
+    return postgresAnswers(this.url);
   }
 
   private initialise(): void {

@@ -39,7 +39,7 @@ describe('PostgreSQL restarted under the embedded system', () => {
     const system = await startEmbeddedFaultSystem({ databaseUrl: infra.postgres.url });
     systems.push(system);
     const stream = await ChangeStream.begin(system);
-    const probe = startReadProbe(system.baseUrl, ['/programs', '/changes?limit=1']);
+    const probe = startReadProbe(system.publicUrl, ['/programs', '/changes?limit=1']);
     const churning = stream.churn(5);
     await sleep(3_000);
     await infra.postgres.stop();

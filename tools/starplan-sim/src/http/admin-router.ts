@@ -49,6 +49,10 @@ export function createAdminRouter(simulator: Simulator): Router {
     res.status(204).end();
   });
 
+  router.get('/groups', (_req, res) => {
+    res.json([...simulator.model.groups.values()].map((group) => ({ pgid: group.id, shortname: group.shortname })));
+  });
+
   router.get('/expected', (req, res) => {
     const puId = integerParam(req.query, 'pu') ?? simulator.model.currentPuId;
     const pgid = integerParam(req.query, 'pg');

@@ -19,8 +19,6 @@ const EMBEDDED_PASSWORD = 'timetable-embedded';
  * upstream keeps its churned state while the system is killed and started again.
  */
 export interface EmbeddedFaultSystem extends SystemUnderFault {
-  /** Origin of the one public port, e.g. `http://127.0.0.1:40123`. */
-  baseUrl: string;
   process: OwnedProcess;
   /** Starts the process (again, on the same data) and waits until it serves and has synced. */
   start(): Promise<void>;
@@ -57,7 +55,7 @@ export async function startEmbeddedFaultSystem(options: { databaseUrl?: string }
   });
   const system: EmbeddedFaultSystem = {
     upstreamBaseUrl: simulator.url,
-    baseUrl,
+    publicUrl: baseUrl,
     receiver,
     process,
     api: (apiPath, init) => callApi(baseUrl, apiPath, init),

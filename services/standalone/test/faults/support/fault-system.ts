@@ -55,6 +55,7 @@ export async function startFaultSystem(): Promise<FaultSystem> {
   const running = stack;
   const base: SystemUnderFault = {
     upstreamBaseUrl: running.upstreamBaseUrl,
+    publicUrl: running.gatewayUrl,
     receiver,
     api: (apiPath, init) => callApi(running.gatewayUrl, apiPath, init),
     query: (service, text, params) => sql(running.databaseUrls[service] ?? '', text, params),

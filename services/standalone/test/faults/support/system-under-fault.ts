@@ -4,6 +4,8 @@ import type { RecordingReceiver } from './recording-receiver.js';
 export interface SystemUnderFault {
   /** StarPlan base the system's sync reads (`<url>/__admin/churn` churns it). */
   upstreamBaseUrl: string;
+  /** Origin of the public API (the gateway, or the embedded process's one port). */
+  publicUrl: string;
   receiver: RecordingReceiver;
   api<T = unknown>(path: string, init?: RequestInit): Promise<{ status: number; body: T }>;
   /** A query on the database of one service (schema-qualified names: `sync.sync_runs`). */
