@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: throughput and latency of the hot catalog routes through the gateway of the embedded
- * system, against a bare node:http server sending the same bytes in the same run (DESIGN.md section 10),
+ * system, against a bare node:http server sending the same bytes in the same run (bench/README.md, "Targets"),
  * and the cold render time of a semester feed and of a personal feed. Only 127.0.0.1 is contacted.
  */
 import os from 'node:os';

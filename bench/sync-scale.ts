@@ -1,5 +1,5 @@
 /**
- * First sync of the simulator university at a given scale (default 10, DESIGN.md section 10: <= 60 s and
+ * First sync of the simulator university at a given scale (default 10, bench/README.md: <= 60 s and
  * <= 512 MB RSS), then an unchanged re-sync (target: <= 10 % of the first). The simulator runs in a child
  * process so the reported RSS is the sync's own; the sync writes to a fresh database that is dropped after.
  */
@@ -103,7 +103,7 @@ try {
       `scale ${scale}: first sync ${first.seconds.toFixed(1)} s (${first.result.created} changes, peak RSS ${first.peakRssMb} MB, ${first.result.status})`,
       `publishing the outbox: ${publish.seconds.toFixed(1)} s`,
       `unchanged re-sync ${second.seconds.toFixed(1)} s (${report.unchangedResync.changes} changes) = ${(report.resyncShareOfFirst * 100).toFixed(0)} % of the first`,
-      'targets (DESIGN.md section 10): first sync <= 60 s and <= 512 MB RSS at scale 10; unchanged re-sync <= 10 %',
+      'targets (bench/README.md): first sync <= 60 s and <= 512 MB RSS at scale 10; unchanged re-sync <= 10 %',
       '',
     ].join('\n'),
   );

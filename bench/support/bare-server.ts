@@ -1,4 +1,4 @@
-/** The baseline of DESIGN.md section 10: a plain node:http server answering every request with fixed bytes. */
+/** The baseline of bench/README.md: a plain node:http server answering every request with fixed bytes. */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 

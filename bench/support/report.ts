@@ -73,7 +73,7 @@ export function formatReport(report: BenchReport): string {
       (cold) =>
         `cold ${cold.name} render (${cold.events} events): first ${fixed(cold.firstMs)} ms, after a cache bump median ${fixed(cold.medianMs)} ms [${cold.samplesMs.map((ms) => fixed(ms)).join(', ')}]`,
     ),
-    'targets (DESIGN.md section 10): ratio >= 50 %, p99 <= 25 ms for week and semester courses; cold feeds <= 100 ms for 1,500 events',
+    'targets (bench/README.md): ratio >= 50 %, p99 <= 25 ms for week and semester courses; cold feeds <= 100 ms for 1,500 events',
   );
   return lines.join('\n');
 }

@@ -1,4 +1,4 @@
--- Each service owns its store (DESIGN.md section 1): one database per service, and one for the schema registry.
+-- Each service owns its store (docs/architecture.md): one database per service, and one for the schema registry.
 CREATE DATABASE catalog;
 CREATE DATABASE sync;
 CREATE DATABASE changes;

@@ -5,7 +5,7 @@ import { icalDomainOf } from '@timetable/catalog-api';
 import { secretsKeyField, webhookConfigFields } from '@timetable/webhook-dispatcher';
 import { syncConfigFields } from '@timetable/sync';
 
-/** Every variable of DESIGN.md section 7 that the embedded mode understands. */
+/** Every configuration variable the embedded mode understands (README, "Running it"). */
 const schema = z.object({
   PORT: field.port(3000),
   DATA_DIR: z.string().default('./.data'),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { field, readConfig, serviceProcessFields } from '@timetable/config';
 
-/** The sync variables of DESIGN.md section 7; the standalone config spreads them into its own schema. */
+/** The sync variables; the standalone config spreads them into its own schema. */
 export const syncConfigFields = {
   /** Unset in embedded mode means: sync from the built-in simulator. */
   UPSTREAM_BASE_URL: field.url().optional(),

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { expandSeries, instantToLocal } from '@timetable/calendar';
 import { describe, expect, it } from 'vitest';
 import type { EventData } from '@timetable/contracts';
@@ -13,7 +14,7 @@ import { contentHash } from '../src/features/diff/content-hash.js';
 import type { FeedOccurrence } from '../src/features/upstream-client/parse-ical.js';
 import type { UpstreamPlanningGroup } from '../src/features/upstream-client/upstream-types.js';
 
-const RECORDED = '/work/shared/upstream/recorded';
+const RECORDED = fileURLToPath(new URL('../../../tools/starplan-sim/fixtures/recorded', import.meta.url));
 const groups = JSON.parse(readFileSync(`${RECORDED}/getPgsExt_pu37_og35.json`, 'utf8'))[0] as UpstreamPlanningGroup[];
 const unit = { id: 37, shortname: '2024 SoSe', name: 'Sommersemester 2024', startdate: '2024-03-15', enddate: '2024-09-30' };
 const location = { id: 3, shortname: '*RO', name: 'Rosenheim (Hochschule)' };

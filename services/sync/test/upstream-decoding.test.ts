@@ -1,13 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeText, unwrapStarplanJson } from '../src/features/upstream-client/decode-body.js';
 import { selectPlanningUnit } from '../src/features/upstream-client/select-planning-unit.js';
 import { StarplanClient } from '../src/features/upstream-client/starplan-client.js';
 import { UpstreamError } from '../src/features/upstream-client/upstream-error.js';
 
-const RECORDED = '/work/shared/upstream/recorded';
+const RECORDED = fileURLToPath(new URL('../../../tools/starplan-sim/fixtures/recorded', import.meta.url));
 const LATIN1_JSON = 'application/json; charset=ISO-8859-1';
 /** The recordings are stored as UTF-8 text; StarPlan sends them as ISO-8859-1 bytes. */
 const asSent = (file: string) => Buffer.from(readFileSync(`${RECORDED}/${file}`, 'utf8'), 'latin1');

@@ -1,7 +1,8 @@
 /** Reads StarPlan answers the way a consumer must: charset from Content-Type, then unwrap `[[...]]`. */
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
-export const RECORDED_DIR = '/work/shared/upstream/recorded';
+export const RECORDED_DIR = fileURLToPath(new URL('../../fixtures/recorded', import.meta.url));
 
 export function charsetOf(contentType: string | null): string {
   return /charset=([^;]+)/i.exec(contentType ?? '')?.[1]?.trim().toLowerCase() ?? 'utf-8';

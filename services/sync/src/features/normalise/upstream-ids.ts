@@ -1,4 +1,4 @@
-/** Service ids of upstream things: UUIDv5 of the upstream keys named in upstream/STARPLAN.md. */
+/** Service ids of upstream things: UUIDv5 of the upstream keys listed in docs/architecture.md ("Sync"). */
 import { uuidV5 } from './uuid-v5.js';
 
 export const programIdOf = (og: number): string => uuidV5(`og:${og}`);

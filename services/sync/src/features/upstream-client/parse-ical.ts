@@ -1,4 +1,4 @@
-/** Reads a planning group's iCal feed into occurrences in local wall-clock time (see upstream/STARPLAN.md). */
+/** Reads a planning group's iCal feed into occurrences in local wall-clock time (SUMMARY the lecture shortname, LOCATION the rooms, DESCRIPTION lecture name / lecturers / group). */
 import { instantToLocal } from '@timetable/calendar';
 import { UpstreamError } from './upstream-error.js';
 

@@ -1,4 +1,4 @@
-/** Reads the StarPlan resources sync needs (upstream/STARPLAN.md), validated into typed lists. */
+/** Reads the StarPlan resources sync needs (tools/starplan-sim serves the same), validated into typed lists. */
 import type { z } from 'zod';
 import { unwrapStarplanJson } from './decode-body.js';
 import { DEFAULT_FETCH_POLICY, fetchWithRetry, type FetchPolicy } from './fetch-with-retry.js';

@@ -1,4 +1,4 @@
-/** The shapes of the StarPlan JSON lists sync reads (see upstream/STARPLAN.md); unknown fields are ignored. */
+/** The shapes of the StarPlan JSON lists sync reads; unknown fields are ignored. */
 import { z } from 'zod';
 
 export const upstreamPlanningUnit = z.object({
