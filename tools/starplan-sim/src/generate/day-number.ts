@@ -37,12 +37,6 @@ export function yearOf(day: DayNumber): number {
   return new Date(day * MS_PER_DAY).getUTCFullYear();
 }
 
-/** The last Sunday of a month: the day Europe/Berlin switches to or from summer time (March, October). */
-export function lastSundayOf(year: number, month: number): DayNumber {
-  const lastDay = dayOf(year, month + 1, 0);
-  return lastDay - ((weekdayOf(lastDay) + 1) % 7);
-}
-
 /** Easter Sunday (anonymous Gregorian algorithm). */
 export function easterSunday(year: number): DayNumber {
   const a = year % 19;
