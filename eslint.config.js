@@ -18,6 +18,16 @@ export default tseslint.config(
     },
   },
   {
+    // Type-aware: in an event-driven codebase a forgotten await is a lost event or an unhandled rejection.
+    files: ['libs/*/{src,test}/**/*.ts', 'services/*/{src,test}/**/*.ts', 'tools/*/{src,test}/**/*.ts', 'bench/**/*.ts', 'scripts/stack/**/*.ts', 'deploy/test/**/*.ts'],
+    languageOptions: { parserOptions: { project: ['./tsconfig.json'], tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+    },
+  },
+  {
     files: ['**/config/**/*.ts', '**/config.ts', '**/*.config.ts', '**/test/**/*.ts', 'libs/testing/**/*.ts', 'bench/**', 'scripts/**', 'deploy/docker/*.mjs'],
     rules: { 'no-restricted-syntax': 'off' },
   },

@@ -30,9 +30,9 @@ export class CoursesStore {
     if (filter.periodId !== undefined) {
       const periodId = filter.periodId;
       // A shared lecture belongs to every period whose feed schedules it, not only to its home group's.
-      query.whereExists((events) =>
-        events.select(this.knex.raw('1')).from('events as e').whereRaw('e.course_id = c.id').andWhere('e.period_id', periodId),
-      );
+      query.whereExists((events) => {
+        events.select(this.knex.raw('1')).from('events as e').whereRaw('e.course_id = c.id').andWhere('e.period_id', periodId);
+      });
     }
     const rows: CourseRow[] = await query;
     return rows.map(toCourse);

@@ -63,15 +63,17 @@ export class EventListingStore {
 
   forPeriods(periodIds: string[]): Promise<OccurrenceResource[]> {
     if (periodIds.length === 0) return Promise.resolve([]);
-    return this.list((query) => query.whereRaw('e.period_id = any(?)', [periodIds]));
+    return this.list((query) => {
+      query.whereRaw('e.period_id = any(?)', [periodIds]);
+    });
   }
 
   forInstructor(instructorId: string): Promise<OccurrenceResource[]> {
-    return this.list((query) =>
-      query.whereExists((links) =>
-        links.select(this.knex.raw('1')).from('event_instructors as ei').whereRaw('ei.event_id = e.id').andWhere('ei.instructor_id', instructorId),
-      ),
-    );
+    return this.list((query) => {
+      query.whereExists((links) => {
+        links.select(this.knex.raw('1')).from('event_instructors as ei').whereRaw('ei.event_id = e.id').andWhere('ei.instructor_id', instructorId);
+      });
+    });
   }
 
   private async list(filter: (query: Knex.QueryBuilder) => void): Promise<OccurrenceResource[]> {

@@ -28,15 +28,15 @@ export class FreeRoomsStore {
   async free(filter: FreeRoomsFilter): Promise<RoomResource[]> {
     const query = this.knex<RoomRow>('rooms as r')
       .select('r.id', 'r.name', 'r.building', 'r.campus', 'r.capacity', 'r.tags')
-      .whereNotExists((busy) =>
+      .whereNotExists((busy) => {
         busy
           .select(this.knex.raw('1'))
           .from('event_rooms as er')
           .join('occurrences as o', 'o.event_id', 'er.event_id')
           .whereRaw('er.room_id = r.id')
           .andWhere('o.start_time', '<', filter.to)
-          .andWhere('o.end_time', '>', filter.from),
-      )
+          .andWhere('o.end_time', '>', filter.from);
+      })
       .orderByRaw('lower(r.building), r.building, lower(r.name), r.name, r.id');
     if (filter.building !== undefined) query.where('r.building', filter.building);
     if (filter.minCapacity !== undefined) query.where('r.capacity', '>=', filter.minCapacity);

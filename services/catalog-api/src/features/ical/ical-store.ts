@@ -47,7 +47,9 @@ export class IcalStore {
 
   /** The period's occurrences starting in [from, to). */
   occurrences(periodId: string, from: Date, to: Date): Promise<FeedOccurrenceRow[]> {
-    return this.feedRows((query) => query.where('o.period_id', periodId), from, to);
+    return this.feedRows((query) => {
+      query.where('o.period_id', periodId);
+    }, from, to);
   }
 
   /** The occurrences starting in [from, to) that the week views' filter keeps. */

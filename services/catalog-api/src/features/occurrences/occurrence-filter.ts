@@ -24,11 +24,11 @@ export function whereOccurrenceMatches(knex: Knex, query: Knex.QueryBuilder, fil
 
 // Every room and instructor of an event counts, not only the first.
 function whereLinked(knex: Knex, query: Knex.QueryBuilder, table: string, column: string, ids: string[]): void {
-  query.whereExists((links) =>
+  query.whereExists((links) => {
     links
       .select(knex.raw('1'))
       .from(`${table} as link`)
       .whereRaw('link.event_id = o.event_id')
-      .andWhereRaw('?? = any(?)', [`link.${column}`, ids]),
-  );
+      .andWhereRaw('?? = any(?)', [`link.${column}`, ids]);
+  });
 }

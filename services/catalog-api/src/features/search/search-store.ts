@@ -10,7 +10,9 @@ export class SearchStore {
     const pattern = containsPattern(term);
     return this.knex('courses')
       .select('id', 'name', 'code')
-      .where((match) => match.whereILike('name', pattern).orWhereILike('code', pattern))
+      .where((match) => {
+        match.whereILike('name', pattern).orWhereILike('code', pattern);
+      })
       .orderByRaw('lower(name), name, id')
       .limit(limit);
   }
@@ -37,7 +39,9 @@ export class SearchStore {
     return this.knex('programs')
       .select('id', 'name', 'short_name as shortName', 'degree_type as degreeType')
       .where('is_active', true)
-      .where((match) => match.whereILike('name', pattern).orWhereILike('short_name', pattern))
+      .where((match) => {
+        match.whereILike('name', pattern).orWhereILike('short_name', pattern);
+      })
       .orderByRaw('lower(name), name, id')
       .limit(limit);
   }

@@ -125,7 +125,9 @@ export class DeliveryStore {
     await this.knex('deliveries')
       .where({ status: 'pending' })
       .where('next_retry_at', '<=', now)
-      .where((query) => query.whereNull('claimed_until').orWhere('claimed_until', '<=', now))
+      .where((query) => {
+        query.whereNull('claimed_until').orWhere('claimed_until', '<=', now);
+      })
       .whereIn('webhook_id', this.knex('webhooks').select('id').where({ target_host: claimed.host }))
       .update({ next_retry_at: retryAt });
   }
