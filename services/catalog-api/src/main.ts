@@ -6,7 +6,7 @@ import { runServiceProcess } from '@timetable/http';
 import { createLogger } from '@timetable/observability';
 import { loadCatalogConfig } from './config.js';
 import { createCatalogService } from './create-catalog-service.js';
-import { CATALOG_SCHEMA, catalogMigrations } from './migrations/catalog-migrations.js';
+import { CATALOG_SCHEMA, catalogMigrations } from './migrations/index.js';
 
 const config = loadConfigOrExit(() => loadCatalogConfig());
 const logger = createLogger({ name: 'catalog-api', level: config.LOG_LEVEL });

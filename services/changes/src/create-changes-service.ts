@@ -3,7 +3,7 @@ import { consumerReadiness, type EventBus } from '@timetable/events';
 import type { ServiceModule } from '@timetable/http';
 import type { Logger } from '@timetable/observability';
 import { subscribeChangeLog } from './features/change-log/change-log-consumer.js';
-import { changesRouter } from './features/change-log/changes-router.js';
+import { changesRoutes } from './features/change-log/changes-routes.js';
 import { KnexChangeStore } from './features/change-log/knex-change-store.js';
 
 export interface ChangesServiceDeps {
@@ -20,7 +20,7 @@ export function createChangesService(deps: ChangesServiceDeps): Promise<ServiceM
   const logger = deps.logger.child({ service: 'changes' });
   return Promise.resolve({
     name: 'changes',
-    routes: changesRouter(store),
+    routes: changesRoutes(store),
     readiness: [
       { name: 'changes-store', check: () => isDatabaseReachable(deps.knex) },
       consumerReadiness('changes-consumer', consumer),

@@ -1,3 +1,3 @@
 export { createChangesService, type ChangesServiceDeps } from './create-changes-service.js';
-export { changesMigrations, CHANGES_SCHEMA } from './migrations/changes-migrations.js';
+export { changesMigrations, CHANGES_SCHEMA } from './migrations/index.js';
 export { loadChangesConfig, type ChangesConfig } from './config.js';

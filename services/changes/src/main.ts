@@ -5,7 +5,7 @@ import { runServiceProcess } from '@timetable/http';
 import { createLogger } from '@timetable/observability';
 import { loadChangesConfig } from './config.js';
 import { createChangesService } from './create-changes-service.js';
-import { changesMigrations, CHANGES_SCHEMA } from './migrations/changes-migrations.js';
+import { changesMigrations, CHANGES_SCHEMA } from './migrations/index.js';
 
 const config = loadConfigOrExit(() => loadChangesConfig());
 const logger = createLogger({ name: 'changes', level: config.LOG_LEVEL });

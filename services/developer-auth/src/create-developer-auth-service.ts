@@ -7,12 +7,12 @@ import { PeriodicJob, type Logger } from '@timetable/observability';
 import { internalKeyRoutes } from './features/api-keys/internal-key-routes.js';
 import { StoredKeyVerifier } from './features/api-keys/stored-key-verifier.js';
 import { DeveloperService } from './features/developers/developer-service.js';
-import { developersRouter } from './features/developers/developers-router.js';
+import { developersRoutes } from './features/developers/developers-routes.js';
 import { KnexDeveloperStore } from './features/developers/knex-developer-store.js';
 import { KnexUsageStore } from './features/usage/knex-usage-store.js';
 import { subscribeUsage } from './features/usage/usage-consumer.js';
 import { deleteExpiredUsage } from './features/usage/usage-retention.js';
-import { usageRouter } from './features/usage/usage-router.js';
+import { usageRoutes } from './features/usage/usage-routes.js';
 
 const RETENTION_INTERVAL_MS = 60 * 60_000;
 
@@ -44,7 +44,7 @@ export function createDeveloperAuthService(deps: DeveloperAuthServiceDeps): Prom
   const retention = () => deleteExpiredUsage(usage, now());
   const retentionJob = new PeriodicJob({ name: 'usage-retention', intervalMs: RETENTION_INTERVAL_MS, logger, run: retention });
   const routes = Router();
-  routes.use(developersRouter(service, deps.identity), usageRouter(usage, deps.identity, now));
+  routes.use(developersRoutes(service, deps.identity), usageRoutes(usage, deps.identity, now));
   return Promise.resolve({
     name: 'developer-auth',
     routes,

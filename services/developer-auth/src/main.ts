@@ -6,7 +6,7 @@ import { createLogger } from '@timetable/observability';
 import { loadDeveloperAuthConfig } from './config.js';
 import { createDeveloperAuthService } from './create-developer-auth-service.js';
 import { HttpWebhookCounter } from './features/developers/http-webhook-counter.js';
-import { developerAuthMigrations, DEVELOPER_AUTH_SCHEMA } from './migrations/developer-auth-migrations.js';
+import { developerAuthMigrations, DEVELOPER_AUTH_SCHEMA } from './migrations/index.js';
 
 const config = loadConfigOrExit(() => loadDeveloperAuthConfig());
 const logger = createLogger({ name: 'developer-auth', level: config.LOG_LEVEL });

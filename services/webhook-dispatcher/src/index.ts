@@ -1,5 +1,5 @@
 export { createWebhookService, type WebhookServiceDeps, type WebhookServiceModule } from './create-webhook-service.js';
-export { webhookMigrations, WEBHOOKS_SCHEMA } from './migrations/webhook-migrations.js';
+export { webhookMigrations, WEBHOOKS_SCHEMA } from './migrations/index.js';
 export {
   loadWebhookProcessConfig,
   secretsKeyField,

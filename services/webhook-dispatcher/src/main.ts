@@ -6,7 +6,7 @@ import { createLogger } from '@timetable/observability';
 import { loadWebhookProcessConfig, webhookSettingsFrom } from './config.js';
 import { createWebhookService } from './create-webhook-service.js';
 import { parseSecretsKey } from './features/secrets/secret-cipher.js';
-import { webhookMigrations, WEBHOOKS_SCHEMA } from './migrations/webhook-migrations.js';
+import { webhookMigrations, WEBHOOKS_SCHEMA } from './migrations/index.js';
 
 const config = loadConfigOrExit(() => loadWebhookProcessConfig());
 const logger = createLogger({ name: 'webhook-dispatcher', level: config.LOG_LEVEL });

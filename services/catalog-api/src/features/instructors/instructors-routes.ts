@@ -6,7 +6,7 @@ import type { InstructorsService } from './instructors-service.js';
 
 const listQuery = z.object({ search: optionalText });
 
-export function instructorsController(service: InstructorsService): Router {
+export function instructorsRoutes(service: InstructorsService): Router {
   const router = Router();
   router.get('/instructors', async (req, res) => {
     const query = parseInput(listQuery, req.query, 'Query');

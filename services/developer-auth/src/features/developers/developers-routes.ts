@@ -4,7 +4,7 @@ import { developerIdOf, parseInput, requireDeveloper, type DeveloperIdentity } f
 import type { DeveloperService } from './developer-service.js';
 
 /** /developers/register (anonymous), /developers/me, regenerate-key and deactivate (key required). */
-export function developersRouter(service: DeveloperService, identity: DeveloperIdentity): Router {
+export function developersRoutes(service: DeveloperService, identity: DeveloperIdentity): Router {
   const router = Router();
   const withKey = requireDeveloper(identity);
 

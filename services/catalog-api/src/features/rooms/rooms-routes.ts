@@ -14,7 +14,7 @@ const instant = z.preprocess(
 );
 const scheduleQuery = z.object({ from: instant, to: instant });
 
-export function roomsController(service: RoomsService): Router {
+export function roomsRoutes(service: RoomsService): Router {
   const router = Router();
   router.get('/rooms', async (req, res) => {
     const query = parseInput(listQuery, req.query, 'Query');

@@ -8,7 +8,7 @@ import type { SemestersService } from './semesters-service.js';
 const listQuery = z.object({ programId: optionalText });
 const COURSES_TTL_SECONDS = 3600;
 
-export function semestersController(service: SemestersService, responses: ResponseCache): Router {
+export function semestersRoutes(service: SemestersService, responses: ResponseCache): Router {
   const router = Router();
   router.get('/semesters', async (req, res) => {
     const query = parseInput(listQuery, req.query, 'Query');

@@ -6,7 +6,7 @@ import type { CoursesService } from './courses-service.js';
 
 const listQuery = z.object({ search: optionalText, periodId: optionalText });
 
-export function coursesController(service: CoursesService): Router {
+export function coursesRoutes(service: CoursesService): Router {
   const router = Router();
   router.get('/courses', async (req, res) => {
     const query = parseInput(listQuery, req.query, 'Query');

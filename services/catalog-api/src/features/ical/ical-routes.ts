@@ -21,7 +21,7 @@ function assertPersonalSelection(selection: ParsedOccurrenceFilter): void {
   }
 }
 
-export function icalController(service: IcalService, responses: ResponseCache): Router {
+export function icalRoutes(service: IcalService, responses: ResponseCache): Router {
   const router = Router();
   // Only the bare path: /ical/<id> is a semester feed, and /ical/<id>/url belongs to sync.
   router.get('/ical', async (req, res) => {

@@ -5,7 +5,7 @@ import { parseChangeListQuery } from './change-list-query.js';
 import type { ChangeStore } from './change-store.js';
 
 /** GET /changes and GET /changes/:id, both anonymous. */
-export function changesRouter(store: ChangeStore): Router {
+export function changesRoutes(store: ChangeStore): Router {
   const router = Router();
 
   router.get('/changes', async (req, res) => {

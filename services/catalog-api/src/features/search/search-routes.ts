@@ -9,7 +9,7 @@ const searchQuery = z.object({
   type: z.preprocess((value) => (Array.isArray(value) ? value[0] : value), z.enum(SEARCH_KINDS).optional()),
 });
 
-export function searchController(service: SearchService): Router {
+export function searchRoutes(service: SearchService): Router {
   const router = Router();
   router.get('/search', async (req, res) => {
     const query = parseInput(searchQuery, req.query, 'Query');

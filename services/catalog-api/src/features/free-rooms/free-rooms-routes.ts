@@ -11,7 +11,7 @@ const FREE_ROOMS_TTL_SECONDS = 3600;
  * GET /rooms/free. Mounted before the rooms routes, so `free` is never taken for a room id. The answer
  * depends on the catalog only (not on the clock), so the versioned cache serves it until the next change.
  */
-export function freeRoomsController(store: FreeRoomsStore, responses: ResponseCache): Router {
+export function freeRoomsRoutes(store: FreeRoomsStore, responses: ResponseCache): Router {
   const router = Router();
   router.get('/rooms/free', async (req, res) => {
     const query = parseInput(freeRoomsQuery, firstValues(req.query), 'Query');

@@ -6,7 +6,7 @@ import type { ProgramsService } from './programs-service.js';
 
 const listQuery = z.object({ search: optionalText, degreeType: optionalText, archived: optionalText });
 
-export function programsController(service: ProgramsService): Router {
+export function programsRoutes(service: ProgramsService): Router {
   const router = Router();
   router.get('/programs', async (req, res) => {
     const query = parseInput(listQuery, req.query, 'Query');

@@ -3,7 +3,7 @@ import { developerIdOf, requireDeveloper, type DeveloperIdentity } from '@timeta
 import { usageReport } from './usage-report.js';
 import type { UsageStore } from './usage-store.js';
 
-export function usageRouter(store: UsageStore, identity: DeveloperIdentity, now: () => Date): Router {
+export function usageRoutes(store: UsageStore, identity: DeveloperIdentity, now: () => Date): Router {
   const router = Router();
   router.get('/developers/usage', requireDeveloper(identity), async (_req, res) => {
     res.json({ data: await usageReport(store, developerIdOf(res), now()) });

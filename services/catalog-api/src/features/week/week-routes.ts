@@ -5,7 +5,7 @@ import type { WeekService } from './week-service.js';
 
 const WEEK_TTL_SECONDS = 3600;
 
-export function weekController(service: WeekService, responses: ResponseCache): Router {
+export function weekRoutes(service: WeekService, responses: ResponseCache): Router {
   const router = Router();
   const send = async (req: Request, res: Response, label: string) => {
     service.assertLabel(label);
