@@ -125,21 +125,31 @@ describe('catalog-api stopped', () => {
 });
 
 describe('the upstream answering garbage, and NUL and lone surrogates in names', () => {
-  it('cleans the names, fails only the garbled requests, keeps every run going, loses and duplicates nothing', async () => {
-    const course = (await cachedListing(system)).entries[0]!.course;
+  it('cleans the names, retries or fails only the garbled requests, keeps every run going, loses and duplicates nothing', async () => {
+    // Not the first course: the cache row below renames that one.
+    const course = (await cachedListing(system)).entries.at(-1)!.course;
     const stream = await ChangeStream.begin(system);
     const churning = stream.churn(4);
     await renameLecture(system, course.id, 'Ana\u0000lysis \ud800 3\u0007');
-    await misbehave(system, { kind: 'ical', failure: 'garbage', times: 12 });
+    // A few garbled lists, which the retries ride out, and every group feed garbled until cleared: those pairs fail.
     await misbehave(system, { kind: 'getles', failure: 'garbage', times: 2 });
+    await misbehave(system, { kind: 'ical', failure: 'garbage' });
+    const clearGarbage = () => fetch(`${system.stack.upstreamBaseUrl}/__admin/misbehave?kind=ical`, { method: 'DELETE' });
+    try {
+      const reported = await eventually('a run that reported the garbage', async () => {
+        const [run] = await system.query<{ status: string }>('sync', "select status from sync.sync_runs where started_at >= $1 and status in ('partial', 'failed') limit 1", [stream.since]);
+        return run?.status;
+      });
+      expect(['partial', 'failed']).toContain(reported);
+    } finally {
+      expect((await clearGarbage()).status).toBe(204);
+    }
     await churning;
-    await eventually('the garbage to be used up', async () => (Object.keys(await misbehaviours(system)).length === 0 ? true : undefined));
     await expectNothingLostOrDuplicated(system, stream);
     const courses = (await system.api<{ data: { id: string; name: string }[] }>('/courses')).body.data;
     expect(courses.find((candidate) => candidate.id === course.id)?.name).toBe('Analysis \ufffd 3');
-    const runs = await system.query<{ status: string }>('sync', 'select status from sync.sync_runs where started_at >= $1 order by started_at', [stream.since]);
-    expect(runs.some((run) => run.status === 'partial' || run.status === 'failed'), 'a run that reported the garbage').toBe(true);
-    expect(runs.at(-1)?.status, 'the run after the garbage').toBe('succeeded');
+    const [last] = await system.query<{ status: string }>('sync', 'select status from sync.sync_runs order by started_at desc limit 1');
+    expect(last?.status, 'the run after the garbage').toBe('succeeded');
   });
 });
 
@@ -223,7 +233,8 @@ describe('a cache invalidation that fails after the catalog committed', () => {
   it('leaves stale reads for at most a minute', async () => {
     const listing = await cachedListing(system);
     const entry = listing.entries[0]!;
-    const renamed = `${entry.course.name} (renamed)`;
+    // ISO-8859-1 only, as the upstream can send it (whatever the course is called now).
+    const renamed = `Umbenannt ${Date.now()}`;
     // Redis keeps answering reads and writes, but refuses the version bump.
     system.infra.redis.cli('ACL', 'SETUSER', 'default', '-incr');
     try {
@@ -299,18 +310,14 @@ async function cachedListing(target: FaultSystem, path?: string): Promise<{ path
   throw new Error('no semester with courses');
 }
 
-/** Makes the simulator misbehave for requests of one kind (an `m` value or `ical`). */
-async function misbehave(target: FaultSystem, behaviour: { kind: string; failure: string; times: number }): Promise<void> {
+/** Makes the simulator misbehave for requests of one kind (an `m` value or `ical`), `times` times or until cleared. */
+async function misbehave(target: FaultSystem, behaviour: { kind: string; failure: string; times?: number }): Promise<void> {
   const response = await fetch(`${target.stack.upstreamBaseUrl}/__admin/misbehave`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(behaviour),
   });
   expect(response.status, await response.text()).toBe(204);
-}
-
-async function misbehaviours(target: FaultSystem): Promise<Record<string, unknown>> {
-  return (await (await fetch(`${target.stack.upstreamBaseUrl}/__admin/misbehave`)).json()) as Record<string, unknown>;
 }
 
 /** Renames the upstream lecture behind a course (its id is the UUIDv5 of the lecture id). */
