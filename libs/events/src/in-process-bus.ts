@@ -18,14 +18,19 @@ export interface InProcessBusSettings {
 }
 
 const DEFAULTS: InProcessBusSettings = { topics: ALL_TOPICS, partitions: 3, retention: 1_000 };
+const MIN_RETRY_MS = 1_000;
+const MAX_RETRY_MS = 30_000;
 
 /**
  * The embedded mode's bus, with Kafka's semantics in memory: topics are partitioned logs (compacted ones
  * keep the latest record per key), consumer groups share partitions and resume from their positions, and
  * `fromBeginning` reads what the topic retained, so the embedded composition does not depend on start order.
- * Unlike Kafka, publish resolves only after every running group handled the events (and rejects if one
- * failed), so the outbox relay deletes a row only once it has really been processed and retries it otherwise.
- * A value its topic's schema refuses is refused at publish, as the Kafka producer refuses it.
+ * Unlike Kafka, publish resolves only after every running group of the topics it wrote to has handled its
+ * records, and rejects with the handler's error when one has not, so the outbox relay deletes a row only once
+ * it has really been processed and retries it otherwise. A group whose handler failed is handed its records
+ * again, with a backoff, without waiting for the next publish, and one failing group holds up only the
+ * publishes whose records it has to read. A value its topic's schema refuses is refused at publish, as the
+ * Kafka producer refuses it. A handler must not await a publish itself (deliveries run one at a time).
  */
 export class InProcessBus implements EventBus {
   private readonly logs = new Map<string, TopicLog>();
@@ -33,6 +38,9 @@ export class InProcessBus implements EventBus {
   private readonly settings: InProcessBusSettings;
   /** Deliveries run one at a time, so a group never handles two batches of a partition at once. */
   private delivering: Promise<void> = Promise.resolve();
+  private retryTimer: NodeJS.Timeout | undefined;
+  private retryDelayMs = MIN_RETRY_MS;
+  private closed = false;
 
   constructor(
     private readonly logger: Logger,
@@ -46,8 +54,10 @@ export class InProcessBus implements EventBus {
     return Promise.resolve();
   }
 
-  disconnect(): Promise<void> {
-    return Promise.resolve();
+  async disconnect(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.retryTimer);
+    await this.delivering;
   }
 
   isHealthy(): boolean {
@@ -63,11 +73,16 @@ export class InProcessBus implements EventBus {
       if (!checked.ok) throw new RefusedEventError(event.topic, checked.reason);
       return { log, record: { topic: event.topic, key: event.key, value: checked.value, headers: event.headers ?? {} } };
     });
+    const written = new Map<TopicLog, Map<number, number>>();
     for (const { log, record } of accepted) {
-      log.append(record);
+      const { partition, offset } = log.append(record);
+      const partitions = written.get(log) ?? new Map<number, number>();
+      partitions.set(partition, offset);
+      written.set(log, partitions);
       eventsPublished.inc({ topic: record.topic });
     }
     await this.deliverAll();
+    this.throwIfUnhandled(written);
   }
 
   subscribe<T>(options: SubscriptionOptions<T>): EventConsumer {
@@ -86,33 +101,61 @@ export class InProcessBus implements EventBus {
         );
         return Promise.resolve();
       },
-      stop: () => {
+      stop: async () => {
         member.running = false;
-        return Promise.resolve();
+        // A batch already handed to this member finishes before the service closes what the handler uses.
+        await this.delivering;
       },
       isHealthy: () => member.running,
       lag: () => group.lag(),
     };
   }
 
-  /** Every group reads what it has not handled yet; the first failure is thrown once all have had their turn. */
+  /** Every group reads what it has not handled yet; a group whose handler failed is tried again later. */
   private deliverAll(): Promise<void> {
-    const run = this.delivering.then(async () => {
-      let failure: { error: unknown } | undefined;
+    this.delivering = this.delivering.then(async () => {
+      let failed = false;
       for (const group of this.groups.values()) {
         const handled = (count: number) => eventsConsumed.inc({ group: group.id, topic: group.topicName }, count);
-        await group.deliver(handled).catch((error: unknown) => (failure ??= { error }));
+        await group.deliver(handled).catch((error: unknown) => {
+          failed = true;
+          this.logger.warn({ err: error, group: group.id, topic: group.topicName }, 'handler failed; its records are handed over again');
+        });
       }
       for (const log of this.logs.values()) log.trim(this.unreadOf(log));
-      if (failure) throw failure.error;
+      if (failed) this.retryLater();
+      else this.retryDelayMs = MIN_RETRY_MS;
     });
-    this.delivering = run.catch(() => undefined);
-    return run;
+    return this.delivering;
+  }
+
+  private retryLater(): void {
+    if (this.retryTimer || this.closed) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      void this.deliverAll();
+    }, this.retryDelayMs);
+    this.retryTimer.unref();
+    this.retryDelayMs = Math.min(this.retryDelayMs * 2, MAX_RETRY_MS);
+  }
+
+  /** Rejects unless every running group of the written topics has read past what this publish wrote. */
+  private throwIfUnhandled(written: Map<TopicLog, Map<number, number>>): void {
+    for (const group of this.groups.values()) {
+      const partitions = written.get(group.log);
+      if (!partitions || !group.running) continue;
+      for (const [partition, offset] of partitions) {
+        if ((group.position(partition) ?? Number.POSITIVE_INFINITY) <= offset) {
+          throw group.lastError ?? new Error(`consumer group ${group.id} has not handled ${group.topicName} yet`);
+        }
+      }
+    }
   }
 
   /** Per partition, the lowest position of the log's groups: what retention must keep for them. */
   private unreadOf(log: TopicLog): (number | undefined)[] {
-    const groups = [...this.groups.values()].filter((group) => group.log === log);
+    // A group with no running member no longer holds records back, as Kafka's retention does not wait for it.
+    const groups = [...this.groups.values()].filter((group) => group.log === log && group.running);
     return Array.from({ length: log.partitionCount }, (_, partition) => {
       const positions = groups.map((group) => group.position(partition)).filter((position) => position !== undefined);
       return positions.length === 0 ? undefined : Math.min(...positions);

@@ -4,8 +4,9 @@ import type { TopicDefinition } from '@timetable/contracts';
 import { InProcessBus, type IncomingEvent } from '@timetable/events';
 import { captureLogger } from '@timetable/testing';
 
-/** What only the in-process bus has to get right (the shared behaviour suite covers the rest): its retention. */
+/** What only the in-process bus has to get right (the shared behaviour suite covers the rest). */
 const topic: TopicDefinition = { name: 'test.retention', schema: z.object({ n: z.number().int() }), compacted: false };
+const other: TopicDefinition = { name: 'test.other', schema: z.object({ n: z.number().int() }), compacted: false };
 const { logger } = captureLogger('fatal');
 const events = (from: number, count: number) => Array.from({ length: count }, (_, index) => ({ topic: topic.name, key: 'k', value: { n: from + index } }));
 const numbers = (received: IncomingEvent[]) => received.map((event) => (event.value as { n: number }).n);
@@ -38,5 +39,57 @@ describe('the in-process bus retention', () => {
     await consumer.start();
     await expect.poll(() => late.length).toBe(5);
     expect(numbers(late)).toEqual([16, 17, 18, 19, 20]);
+  });
+});
+
+describe('a compacted topic on the in-process bus', () => {
+  it('gives a group that starts late the latest record of every key, tombstones included', async () => {
+    const state: TopicDefinition = { name: 'test.state', schema: z.object({ n: z.number().int() }), compacted: true };
+    const bus = new InProcessBus(logger, { topics: [state] });
+    await bus.publish([
+      { topic: state.name, key: 'a', value: { n: 1 } },
+      { topic: state.name, key: 'b', value: { n: 1 } },
+      { topic: state.name, key: 'a', value: { n: 2 } },
+      { topic: state.name, key: 'b', value: null },
+      { topic: state.name, key: 'c', value: { n: 1 } },
+    ]);
+    const late: IncomingEvent[] = [];
+    const consumer = bus.subscribe({ groupId: 'rebuild', topic: state, fromBeginning: true, handleBatch: async (batch) => void late.push(...batch) });
+    await consumer.start();
+    await expect.poll(() => late.length).toBe(3);
+    expect(Object.fromEntries(late.map((event) => [event.key, event.value]))).toEqual({ a: { n: 2 }, b: null, c: { n: 1 } });
+  });
+});
+
+describe('a handler that fails on the in-process bus', () => {
+  it('holds up only the publishes whose records its group has to read', async () => {
+    const bus = new InProcessBus(logger, { topics: [topic, other] });
+    const broken = bus.subscribe({ groupId: 'broken', topic, fromBeginning: true, handleBatch: () => Promise.reject(new Error('database away')) });
+    const healthy: IncomingEvent[] = [];
+    const fine = bus.subscribe({ groupId: 'fine', topic: other, fromBeginning: true, handleBatch: async (batch) => void healthy.push(...batch) });
+    await broken.start();
+    await fine.start();
+    await expect(bus.publish(events(1, 1))).rejects.toThrow('database away');
+    await bus.publish([{ topic: other.name, key: 'k', value: { n: 7 } }]);
+    expect(numbers(healthy)).toEqual([7]);
+    await broken.stop();
+    await bus.disconnect();
+  });
+
+  it('gets its records handed over again by itself, without waiting for another publish', async () => {
+    const bus = new InProcessBus(logger, { topics: [topic] });
+    const received: IncomingEvent[] = [];
+    let failures = 1;
+    const consumer = bus.subscribe({
+      groupId: 'flaky', topic, fromBeginning: true,
+      handleBatch: async (batch) => {
+        if (failures-- > 0) throw new Error('down');
+        received.push(...batch);
+      },
+    });
+    await consumer.start();
+    await expect(bus.publish(events(1, 3))).rejects.toThrow('down');
+    await expect.poll(() => numbers(received), { timeout: 5_000 }).toEqual([1, 2, 3]);
+    await bus.disconnect();
   });
 });

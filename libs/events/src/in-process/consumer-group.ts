@@ -15,6 +15,8 @@ export class ConsumerGroup {
   readonly members: GroupMember[] = [];
   /** Next offset to handle, per partition; unset until the group first starts. */
   private positions: number[] | undefined;
+  /** Why the last batch the handler refused failed; handed to the publisher that waits for it. */
+  lastError: unknown;
 
   constructor(
     readonly id: string,
@@ -29,6 +31,10 @@ export class ConsumerGroup {
   joined(member: GroupMember): void {
     member.running = true;
     this.positions ??= Array.from({ length: this.log.partitionCount }, (_, partition) => (member.options.fromBeginning ? 0 : this.log.end(partition)));
+  }
+
+  get running(): boolean {
+    return this.members.some((member) => member.running);
   }
 
   /** The next offset the group reads in the partition; undefined before its first start. */
@@ -55,6 +61,7 @@ export class ConsumerGroup {
       try {
         await running[partition % running.length]!.options.handleBatch(batch);
       } catch (error) {
+        this.lastError = error;
         failure ??= { error };
         continue;
       }

@@ -37,7 +37,8 @@ export class TopicLog {
     return this.partitions.length;
   }
 
-  append(event: Omit<IncomingEvent, 'partition' | 'offset'>): void {
+  /** Where the record went. */
+  append(event: Omit<IncomingEvent, 'partition' | 'offset'>): { partition: number; offset: number } {
     const partition = partitionOf(event.key, this.partitions.length);
     const log = this.partitions[partition]!;
     const offset = log.base + log.records.length;
@@ -47,6 +48,7 @@ export class TopicLog {
       if (previous !== undefined) log.records[previous - log.base] = undefined;
       log.latestByKey.set(event.key, offset);
     }
+    return { partition, offset };
   }
 
   /**
