@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { isoWeekOf } from '@timetable/calendar';
 import { CATALOG_CACHE_NAMESPACE } from '@timetable/catalog-api';
-import type { OccurrenceResource, SemesterResource } from '@timetable/contracts';
+import { PERSONAL_FEED_MAX_IDS, type OccurrenceResource, type SemesterResource } from '@timetable/contracts';
 import { captureResponse, startBareServer } from './support/bare-server.js';
 import { startBenchSystem, type BenchSystem } from './support/bench-system.js';
 import { loadTest } from './support/load-test.js';
@@ -24,9 +24,6 @@ async function json<T>(url: string): Promise<T> {
   if (response.status !== 200) throw new Error(`GET ${url} answered ${response.status}`);
   return (await response.json()) as T;
 }
-
-/** A personal feed selects at most this many ids. */
-const PERSONAL_FEED_MAX_IDS = 100;
 
 interface Targets {
   semesterId: string;
