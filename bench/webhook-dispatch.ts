@@ -1,0 +1,163 @@
+/**
+ * `npm run bench:webhooks`: signed deliveries per second from the real dispatcher (claim, sign, POST, record in
+ * PostgreSQL) to local receivers, against a bare undici POST loop with the same concurrency to the same
+ * receivers in the same run; then the same dispatch with one more subscriber that never answers, to show how
+ * much one dead subscriber slows the others. Contacts only 127.0.0.1.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import pg from 'pg';
+import { Agent, request } from 'undici';
+import { topics, type ChangeEvent } from '@timetable/contracts';
+import { createKnex, migrateToLatest } from '@timetable/db';
+import { InProcessBus } from '@timetable/events';
+import { createServiceApp, DeveloperIdentity, listen } from '@timetable/http';
+import { createLogger } from '@timetable/observability';
+import { createWebhookService, webhookMigrations, WEBHOOKS_SCHEMA } from '@timetable/webhook-dispatcher';
+
+const CHANGES = Number(process.env.BENCH_CHANGES ?? 1_000);
+const HOSTS = 8;
+/** The dispatcher's default: 32 attempts in flight, at most 4 per subscriber host. */
+const CONCURRENCY = 32;
+const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+interface Receiver {
+  url: string;
+  received: number;
+  server: Server;
+}
+
+/** A subscriber that answers 204 at once and counts; `dead` accepts the request and never answers. */
+async function startReceiver(dead = false): Promise<Receiver> {
+  const receiver = { url: '', received: 0 } as Receiver;
+  receiver.server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      if (dead) return;
+      receiver.received += 1;
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
+  receiver.url = `http://127.0.0.1:${(receiver.server.address() as AddressInfo).port}/hook`;
+  return receiver;
+}
+
+function change(): ChangeEvent {
+  return {
+    id: randomUUID(), entityType: 'course', entityId: randomUUID(), action: 'updated',
+    previousData: { name: 'Mathematik 1', credits: 5 }, newData: { name: 'Mathematik 1', credits: 6 }, changedFields: ['credits'],
+    programId: null, semesterId: null, courseId: null, roomId: null, instructorId: null,
+    createdAt: new Date().toISOString(), syncRunId: randomUUID(),
+  };
+}
+
+async function withAdmin(work: (client: pg.Client) => Promise<void>): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Deliveries per second until every live receiver holds `perReceiver` more deliveries than at the start. */
+async function timeUntilDelivered(live: Receiver[], perReceiver: number, run: () => Promise<void>): Promise<number> {
+  const before = live.map((receiver) => receiver.received);
+  const started = performance.now();
+  const running = run();
+  while (live.some((receiver, index) => receiver.received - before[index]! < perReceiver)) await new Promise((resolve) => setTimeout(resolve, 5));
+  const seconds = (performance.now() - started) / 1000;
+  await running;
+  return (perReceiver * live.length) / seconds;
+}
+
+/** The bare baseline: CONCURRENCY workers POSTing a body of the same size to the receivers in turn. */
+async function bareLoop(live: Receiver[], total: number, bodySize: number): Promise<number> {
+  const agent = new Agent({ connections: CONCURRENCY });
+  const body = 'x'.repeat(bodySize);
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < total) {
+        const receiver = live[next % live.length]!;
+        next += 1;
+        const response = await request(receiver.url, { method: 'POST', body, dispatcher: agent, headers: { 'content-type': 'application/json' } });
+        await response.body.dump();
+      }
+    }),
+  );
+  const rate = total / ((performance.now() - started) / 1000);
+  await agent.close();
+  return rate;
+}
+
+async function main(): Promise<void> {
+  const database = `timetable_bench_webhooks_${process.pid}`;
+  await withAdmin((client) => client.query(`create database "${database}"`).then(() => undefined));
+  const url = new URL(serverUrl);
+  url.pathname = `/${database}`;
+  const knex = createKnex({ connectionString: url.toString(), schema: WEBHOOKS_SCHEMA, poolMax: 10 });
+  const logger = createLogger({ name: 'bench-webhooks', level: 'warn' });
+  const live = await Promise.all(Array.from({ length: HOSTS }, () => startReceiver()));
+  const dead = await startReceiver(true);
+  const bus = new InProcessBus(logger);
+  const identity = new DeveloperIdentity('bench-identity-secret-0123456789');
+  try {
+    await migrateToLatest(knex, WEBHOOKS_SCHEMA, webhookMigrations);
+    const module = await createWebhookService({
+      knex, bus, logger, identity, secretsKey: randomBytes(32), intervalSeconds: 3600, retryDelaysSeconds: [60, 300, 900],
+      timeoutMs: 30_000, breaker: { minRequests: 10, failurePercent: 70, openSeconds: 30 }, allowCidrs: ['127.0.0.0/8'], denyCidrs: [],
+      hostConcurrency: 4, retentionDays: 30, maxWebhooksPerDeveloper: 25, concurrency: CONCURRENCY, drainTimeoutMs: 1_000,
+    });
+    await module.start();
+    const api = await listen(createServiceApp({ name: 'bench-webhooks', logger, routes: module.routes }), 0, '127.0.0.1');
+    const subscribe = async (receiver: Receiver) => {
+      const response = await fetch(`${api.url}/v1/timetable/webhooks`, {
+        method: 'POST',
+        headers: { ...identity.headersFor(randomUUID()), 'content-type': 'application/json' },
+        body: JSON.stringify({ url: receiver.url, secret: 'bench-secret-0123456789' }),
+      });
+      if (response.status !== 201) throw new Error(`webhook create answered ${response.status}: ${await response.text()}`);
+    };
+    for (const receiver of live) await subscribe(receiver);
+    const publish = () => bus.publish(Array.from({ length: CHANGES }, () => change()).map((value) => ({ topic: topics.changes.name, key: `course:${value.entityId}`, value })));
+
+    await publish();
+    const dispatched = await timeUntilDelivered(live, CHANGES, () => module.dispatcher.runCycle());
+    const bodySize = JSON.stringify({ id: randomUUID(), event: 'course.updated', timestamp: new Date().toISOString(), data: change() }).length;
+    const bare = await bareLoop(live, CHANGES * HOSTS, bodySize);
+
+    await subscribe(dead);
+    await publish();
+    // The dead subscriber's attempts hold their slots until the 30 s timeout; stop() then interrupts them.
+    const withDead = await timeUntilDelivered(live, CHANGES, async () => {
+      void module.dispatcher.runCycle();
+    });
+    await module.stop();
+    await api.close();
+
+    const report = [
+      `webhook dispatch, ${HOSTS} receivers on 127.0.0.1, ${CHANGES} changes each, ${CONCURRENCY} attempts in flight, ${os.cpus().length} cores`,
+      `dispatcher (claim, sign, POST, record):    ${dispatched.toFixed(0)} deliveries/s   (target >= 1,000)`,
+      `bare undici POST loop, same concurrency:   ${bare.toFixed(0)} requests/s`,
+      `ratio:                                     ${((dispatched / bare) * 100).toFixed(0)} %   (target >= 50 %)`,
+      `with one subscriber that never answers:    ${withDead.toFixed(0)} deliveries/s to the others, ${((1 - withDead / dispatched) * 100).toFixed(0)} % slower   (target <= 10 %)`,
+    ];
+    process.stdout.write(`${report.join('\n')}\n`);
+  } finally {
+    await bus.disconnect();
+    await knex.destroy();
+    for (const receiver of [...live, dead]) {
+      receiver.server.closeAllConnections();
+      receiver.server.close();
+    }
+    await withAdmin((client) => client.query(`drop database if exists "${database}" with (force)`).then(() => undefined));
+  }
+}
+
+await main();
