@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './support/webhook-harness.js';
-import { startReceiver, type TestReceiver } from './support/test-receiver.js';
+import { testResources } from './support/test-resources.js';
+import type { Harness } from './support/webhook-harness.js';
 
 /**
  * The address rules on real connections: a receiver on loopback is refused by default (the attempt fails
@@ -9,22 +9,10 @@ import { startReceiver, type TestReceiver } from './support/test-receiver.js';
  * WEBHOOK_ALLOW_CIDRS; WEBHOOK_DENY_CIDRS wins over the allow list.
  */
 const owner = randomUUID();
-const cleanup: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const close of cleanup.reverse()) await close();
-});
-
-async function harness(allowCidrs: string[], denyCidrs: string[] = []): Promise<Harness> {
-  const started = await startHarness({ allowCidrs, denyCidrs });
-  cleanup.push(() => started.close());
-  return started;
-}
-
-async function receiver(): Promise<TestReceiver> {
-  const started = await startReceiver();
-  cleanup.push(() => started.close());
-  return started;
-}
+const resources = testResources();
+afterAll(() => resources.closeAll());
+const harness = (allowCidrs: string[], denyCidrs: string[] = []) => resources.harness({ allowCidrs, denyCidrs });
+const receiver = () => resources.receiver();
 
 async function deliverOnce(h: Harness, url: string): Promise<{ status: string; attempts: number; response_code: number | null; error_message: string | null }> {
   const created = await h.call(owner, 'POST', '/webhooks', { url });

@@ -4,29 +4,14 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { metricsRegistry } from '@timetable/observability';
 import { DeliveryStore } from '../src/features/delivery/delivery-store.js';
 import { SecretCipher } from '../src/features/secrets/secret-cipher.js';
-import { startHarness, type Harness } from './support/webhook-harness.js';
-import { startReceiver, type TestReceiver } from './support/test-receiver.js';
+import { testResources } from './support/test-resources.js';
+import type { Harness } from './support/webhook-harness.js';
 
 const owner = randomUUID();
-const cleanup: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const close of cleanup.splice(0).reverse()) await close();
-});
-afterAll(async () => {
-  for (const close of cleanup.splice(0).reverse()) await close();
-});
-
-async function harness(overrides: Parameters<typeof startHarness>[0] = {}): Promise<Harness> {
-  const started = await startHarness(overrides);
-  cleanup.push(() => started.close());
-  return started;
-}
-
-async function receiver(reply?: TestReceiver['reply']): Promise<TestReceiver> {
-  const started = await startReceiver(reply);
-  cleanup.push(() => started.close());
-  return started;
-}
+const resources = testResources();
+afterEach(() => resources.closeAll());
+afterAll(() => resources.closeAll());
+const { harness, receiver } = resources;
 
 async function webhook(h: Harness, url: string): Promise<string> {
   const response = await h.call(owner, 'POST', '/webhooks', { url });

@@ -1,26 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './support/webhook-harness.js';
-import { startReceiver, type TestReceiver } from './support/test-receiver.js';
+import { testResources } from './support/test-resources.js';
+import type { Harness } from './support/webhook-harness.js';
 import { waitFor } from './support/end-to-end-system.js';
 
 /** One developer cannot hold up the others: webhook and test limits, the per-host limit, fair claiming. */
-const cleanup: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const close of cleanup.reverse()) await close();
-});
-
-async function harness(overrides: Parameters<typeof startHarness>[0] = {}): Promise<Harness> {
-  const started = await startHarness(overrides);
-  cleanup.push(() => started.close());
-  return started;
-}
-
-async function receiver(reply?: TestReceiver['reply']): Promise<TestReceiver> {
-  const started = await startReceiver(reply);
-  cleanup.push(() => started.close());
-  return started;
-}
+const resources = testResources();
+afterAll(() => resources.closeAll());
+const { harness, receiver } = resources;
 
 async function webhook(h: Harness, owner: string, body: Record<string, unknown>): Promise<string> {
   const response = await h.call(owner, 'POST', '/webhooks', body);

@@ -1,20 +1,12 @@
 import type { RoomResource } from '@timetable/contracts';
 import type { Knex } from '@timetable/db';
+import { toRoom, type RoomRow } from '../rooms/rooms-store.js';
 
 export interface FreeRoomsFilter {
   from: Date;
   to: Date;
   building?: string | undefined;
   minCapacity?: number | undefined;
-}
-
-interface RoomRow {
-  id: string;
-  name: string;
-  building: string;
-  campus: string;
-  capacity: number;
-  tags: string[];
 }
 
 export class FreeRoomsStore {
@@ -41,6 +33,6 @@ export class FreeRoomsStore {
     if (filter.building !== undefined) query.where('r.building', filter.building);
     if (filter.minCapacity !== undefined) query.where('r.capacity', '>=', filter.minCapacity);
     const rows: RoomRow[] = await query;
-    return rows.map((row) => ({ id: row.id, name: row.name, building: row.building, campus: row.campus, capacity: row.capacity, tags: row.tags }));
+    return rows.map(toRoom);
   }
 }

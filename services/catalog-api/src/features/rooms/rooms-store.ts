@@ -7,7 +7,8 @@ export interface RoomFilter {
   building?: string;
 }
 
-interface RoomRow {
+/** A row of `rooms`, as every room query selects it. */
+export interface RoomRow {
   id: string;
   name: string;
   building: string;
@@ -23,7 +24,7 @@ interface ScheduleRow {
   summary: string;
 }
 
-function toRoom(row: RoomRow): RoomResource {
+export function toRoom(row: RoomRow): RoomResource {
   return { id: row.id, name: row.name, building: row.building, campus: row.campus, capacity: row.capacity, tags: row.tags };
 }
 
