@@ -13,8 +13,9 @@ import { Agent, request } from 'undici';
 import { topics, type ChangeEvent } from '@timetable/contracts';
 import { createKnex, migrateToLatest } from '@timetable/db';
 import { InProcessBus } from '@timetable/events';
-import { createServiceApp, DeveloperIdentity, listen } from '@timetable/http';
+import { DeveloperIdentity } from '@timetable/http';
 import { createLogger } from '@timetable/observability';
+import { serveModule } from '@timetable/service-kit';
 import { createWebhookService, webhookMigrations, WEBHOOKS_SCHEMA } from '@timetable/webhook-dispatcher';
 
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 1_000);
@@ -114,8 +115,7 @@ async function main(): Promise<void> {
       timeoutMs: 30_000, breaker: { minRequests: 10, failurePercent: 70, openSeconds: 30 }, allowCidrs: ['127.0.0.0/8'], denyCidrs: [],
       hostConcurrency: 4, retentionDays: 30, maxWebhooksPerDeveloper: 25, concurrency: CONCURRENCY, drainTimeoutMs: 1_000,
     });
-    await module.start();
-    const api = await listen(createServiceApp({ name: 'bench-webhooks', logger, routes: module.routes }), 0, '127.0.0.1');
+    const api = await serveModule(module, { name: 'bench-webhooks', logger });
     const subscribe = async (receiver: Receiver) => {
       const response = await fetch(`${api.url}/v1/timetable/webhooks`, {
         method: 'POST',
@@ -134,11 +134,10 @@ async function main(): Promise<void> {
 
     await subscribe(dead);
     await publish();
-    // The dead subscriber's attempts hold their slots until the 30 s timeout; stop() then interrupts them.
+    // The dead subscriber's attempts hold their slots until the 30 s timeout; api.close() stops the module, which interrupts them.
     const withDead = await timeUntilDelivered(live, CHANGES, async () => {
       void module.dispatcher.runCycle();
     });
-    await module.stop();
     await api.close();
 
     const report = [

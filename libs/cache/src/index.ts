@@ -4,4 +4,4 @@ export { RedisCache } from './redis-cache.js';
 export { parseRateTiers, decide, type RateTier, type RateDecision, type RateLimiter } from './rate-limiter.js';
 export { MemoryRateLimiter } from './memory-rate-limiter.js';
 export { RedisRateLimiter } from './redis-rate-limiter.js';
-export { createRedisConnection } from './redis-connection.js';
+export { createRedisConnection, type RedisConnectionSettings } from './redis-connection.js';

@@ -18,3 +18,6 @@ export function serviceProcessFields(defaultPort: number) {
     CONSUMER_RETRY_BUDGET_SECONDS: positiveInteger(300),
   };
 }
+
+/** What `serviceProcessFields` parse to: the part of every distributed service's config the service kit reads. */
+export type ServiceProcessConfig = z.infer<z.ZodObject<ReturnType<typeof serviceProcessFields>>>;

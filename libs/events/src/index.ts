@@ -8,4 +8,3 @@ export { createOutboxTable } from './outbox/outbox-migration.js';
 export { appendToOutbox } from './outbox/outbox-writer.js';
 export { OutboxRelay, type OutboxRelaySettings } from './outbox/outbox-relay.js';
 export { consumerReadiness } from './consumer-readiness.js';
-export { openDistributedBackends, type DistributedBackendSettings, type DistributedBackends } from './distributed-backends.js';

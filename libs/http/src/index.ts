@@ -7,5 +7,3 @@ export { listen, type RunningServer } from './http-server.js';
 export { requestId } from './request-id.js';
 export type { ServiceModule } from './service-module.js';
 export { DeveloperIdentity, requireDeveloper, developerIdOf, IDENTITY_HEADER, IDENTITY_SIGNATURE_HEADER } from './developer-identity.js';
-export { drainOnSignal, type DrainOnSignalOptions, type ProcessExit, type Stoppable } from './drain-on-signal.js';
-export { runServiceProcess, type OpenedService, type ServiceProcessOptions } from './run-service-process.js';

@@ -3,8 +3,9 @@ import type { ReadinessCheck } from './operational-routes.js';
 
 /**
  * What a service hands to whoever runs it: in embedded mode the gateway mounts `routes` in-process, in
- * distributed mode the service's own main.ts serves them. `start` begins its consumers and jobs,
- * `stop` drains them; HTTP serving is the runner's business.
+ * distributed mode and in tests the service kit serves them on a port of their own. `start` begins its
+ * consumers and jobs, `stop` drains them (and must be safe before `start`: a composition whose start failed
+ * stops every module it built); HTTP serving is the runner's business.
  */
 export interface ServiceModule {
   name: string;

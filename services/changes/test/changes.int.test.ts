@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { topics, type ChangeEvent } from '@timetable/contracts';
 import type { Knex } from '@timetable/db';
 import { InProcessBus } from '@timetable/events';
-import { createServiceApp, listen, type RunningServer, type ServiceModule } from '@timetable/http';
+import { serveModule, type ServedModule } from '@timetable/service-kit';
 import { captureLogger, createMigratedKnex } from '@timetable/testing';
 import { CHANGES_SCHEMA, changesMigrations, createChangesService } from '../src/index.js';
 
@@ -16,8 +16,7 @@ const roomA = randomUUID();
 const instructorA = randomUUID();
 let knex: Knex;
 let closeDatabase: () => Promise<void>;
-let service: ServiceModule;
-let server: RunningServer;
+let server: ServedModule;
 
 function change(overrides: Partial<ChangeEvent> = {}): ChangeEvent {
   return {
@@ -62,15 +61,12 @@ const base = {
 
 beforeAll(async () => {
   ({ knex, close: closeDatabase } = await createMigratedKnex(CHANGES_SCHEMA, changesMigrations));
-  service = await createChangesService({ knex, bus, logger });
-  await service.start();
-  server = await listen(createServiceApp({ name: 'changes', logger, routes: service.routes, readiness: service.readiness }), 0, '127.0.0.1');
+  server = await serveModule(await createChangesService({ knex, bus, logger }), { name: 'changes', logger });
   await publish(Object.values(base));
 });
 
 afterAll(async () => {
   await server.close();
-  await service.stop();
   await closeDatabase();
 });
 

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTERNAL_ROUTES, topics, type UsageEvent } from '@timetable/contracts';
 import type { Knex } from '@timetable/db';
 import { InProcessBus } from '@timetable/events';
-import { createServiceApp, DeveloperIdentity, listen, type RunningServer } from '@timetable/http';
+import { DeveloperIdentity } from '@timetable/http';
+import { serveModule, type ServedModule } from '@timetable/service-kit';
 import { captureLogger, createMigratedKnex } from '@timetable/testing';
 import { createDeveloperAuthService, DEVELOPER_AUTH_SCHEMA, developerAuthMigrations, type DeveloperAuthModule } from '../src/index.js';
 
@@ -17,7 +18,7 @@ const issuedKeys: string[] = [];
 let knex: Knex;
 let closeDatabase: () => Promise<void>;
 let service: DeveloperAuthModule;
-let server: RunningServer;
+let server: ServedModule;
 
 interface Answer {
   status: number;
@@ -56,23 +57,11 @@ beforeAll(async () => {
     webhookCounter: { countFor: (developerId) => Promise.resolve(webhookCounts.get(developerId) ?? 0) },
     now: () => NOW,
   });
-  await service.start();
-  const internalRoutes = service.internalRoutes;
-  const app = createServiceApp({
-    name: 'developer-auth',
-    logger,
-    routes: service.routes,
-    readiness: service.readiness,
-    configure: (express) => {
-      if (internalRoutes) express.use(internalRoutes);
-    },
-  });
-  server = await listen(app, 0, '127.0.0.1');
+  server = await serveModule(service, { name: 'developer-auth', logger });
 });
 
 afterAll(async () => {
   await server.close();
-  await service.stop();
   await closeDatabase();
 });
 

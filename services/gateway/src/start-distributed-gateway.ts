@@ -1,5 +1,4 @@
-import { Redis } from 'ioredis';
-import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from '@timetable/cache';
+import { createRedisConnection, MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from '@timetable/cache';
 import { ALL_TOPICS } from '@timetable/contracts';
 import { InProcessBus, KafkaBus, type EventBus } from '@timetable/events';
 import { DeveloperIdentity, listen } from '@timetable/http';
@@ -26,12 +25,8 @@ export async function startDistributedGateway(config: GatewayConfig, logger: Log
     webhooks: config.WEBHOOKS_URL,
     developerAuth: config.DEVELOPER_AUTH_URL,
   };
-  // A short command timeout and no offline queue: with Redis down a limit check fails fast (and the
-  // limiter fails open) instead of holding requests while ioredis reconnects.
-  const redis = config.REDIS_URL
-    ? new Redis(config.REDIS_URL, { commandTimeout: 250, enableOfflineQueue: false, maxRetriesPerRequest: 1, keyPrefix: config.REDIS_KEY_PREFIX })
-    : undefined;
-  redis?.on('error', (error: unknown) => logger.warn({ err: error }, 'redis connection error'));
+  // Fail-fast, the connection's default: with Redis down a limit check fails at once and the limiter fails open.
+  const redis = config.REDIS_URL ? createRedisConnection({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX, logger }) : undefined;
   if (!redis) logger.warn('REDIS_URL unset: the rate budget is per gateway replica');
   const rateLimiter: RateLimiter = redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter();
   const bus: EventBus = config.KAFKA_BROKERS

@@ -1,7 +1,8 @@
 import { createGatewayApp } from '@timetable/gateway';
-import { listen, type RunningServer, type ServiceModule } from '@timetable/http';
+import { listen } from '@timetable/http';
 import { InProcessBus } from '@timetable/events';
 import { createLogger, type Logger } from '@timetable/observability';
+import { ShutdownStack } from '@timetable/service-kit';
 import type { StandaloneConfig } from './config.js';
 import { openDatabase } from './database.js';
 import { createEmbeddedContext, type EmbeddedContext } from './embedded-context.js';
@@ -18,35 +19,27 @@ export interface RunningSystem {
 
 /**
  * Composition root of the embedded mode: one process, one PostgreSQL (a schema per service), the
- * in-process bus, and the gateway in front of every service's routes.
+ * in-process bus, and the gateway in front of every service's routes. It stops in the reverse order of its
+ * start: the HTTP server, the modules (last started first), the bus, the stores, PostgreSQL.
  */
 export async function startEmbeddedSystem(
   config: StandaloneConfig,
   logger: Logger = createLogger({ name: 'timetable', level: config.LOG_LEVEL }),
 ): Promise<RunningSystem> {
-  const database = await openDatabase(config, logger);
-  const bus = new InProcessBus(logger.child({ component: 'bus' }));
-  const context = createEmbeddedContext(config, logger, bus, database.connectionString);
-  const modules: ServiceModule[] = [];
-  let server: RunningServer | undefined;
-  const stop = async () => {
-    await server?.close();
-    for (const module of [...modules].reverse()) {
-      await module.stop().catch((error: unknown) => logger.error({ err: error, module: module.name }, 'stop failed'));
-    }
-    await bus.disconnect();
-    await context.close();
-    await database.stop();
-    logger.info('timetable service stopped');
-  };
+  const shutdown = new ShutdownStack(logger);
   try {
+    const database = await openDatabase(config, logger);
+    shutdown.push('embedded PostgreSQL', () => database.stop());
+    const bus = new InProcessBus(logger.child({ component: 'bus' }));
+    const context = createEmbeddedContext(config, logger, bus, database.connectionString);
+    shutdown.push('service stores', () => context.close());
+    shutdown.push('bus', () => bus.disconnect());
     await bus.connect();
     const services = await buildServices(context);
-    modules.push(...services.modules);
     const gateway = createGatewayApp({
       logger: logger.child({ service: 'gateway' }),
-      upstreams: modules.map((module) => module.routes),
-      readiness: modules.flatMap((module) => module.readiness),
+      upstreams: services.modules.map((module) => module.routes),
+      readiness: services.modules.flatMap((module) => module.readiness),
       keyVerifier: services.keyVerifier,
       identity: context.identity,
       rateLimiter: context.rateLimiter,
@@ -56,12 +49,23 @@ export async function startEmbeddedSystem(
       legacyHosts: config.LEGACY_HOSTS,
       trustProxy: config.TRUST_PROXY,
     });
-    for (const module of modules) await module.start();
-    server = await listen(gateway, config.PORT);
+    await shutdown.startModules(services.modules);
+    const server = await listen(gateway, config.PORT);
+    shutdown.push('http server', () => server.close());
     logger.info({ url: server.url, publicBaseUrl: config.publicBaseUrl }, 'timetable service ready');
-    return { url: server.url, port: server.port, context, firstSyncPublished: services.firstSyncPublished, stop };
+    return {
+      url: server.url,
+      port: server.port,
+      context,
+      firstSyncPublished: services.firstSyncPublished,
+      async stop() {
+        await shutdown.close();
+        logger.info('timetable service stopped');
+      },
+    };
   } catch (error) {
-    await stop();
+    // What failed to stop is logged by the stack; the start's own error is the one worth rethrowing.
+    await shutdown.close().catch(() => undefined);
     throw error;
   }
 }

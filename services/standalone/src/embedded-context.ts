@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { MemoryCache, MemoryRateLimiter, type Cache, type RateLimiter } from '@timetable/cache';
-import { createKnex, migrateToLatest, type Knex, type MigrationSet } from '@timetable/db';
+import type { Knex, MigrationSet } from '@timetable/db';
 import type { EventBus } from '@timetable/events';
 import { DeveloperIdentity } from '@timetable/http';
 import type { Logger } from '@timetable/observability';
+import { openServiceStore } from '@timetable/service-kit';
 import type { StandaloneConfig } from './config.js';
 
 /** The shared adapters the embedded root hands to every service it composes. */
@@ -30,9 +31,8 @@ export function createEmbeddedContext(config: StandaloneConfig, logger: Logger, 
     // One process: the identity secret never leaves it, so a fresh random one per start is enough.
     identity: new DeveloperIdentity(randomBytes(32).toString('hex')),
     async openStore(schema, migrations) {
-      const knex = createKnex({ connectionString, schema, poolMax: 5, logger: logger.child({ schema }) });
+      const knex = await openServiceStore({ connectionString, schema, migrations, logger, poolMax: 5 });
       stores.push(knex);
-      await migrateToLatest(knex, schema, migrations);
       return knex;
     },
     async close() {

@@ -1,17 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { semesterCalendarUrlResource, syncStatusResource } from '@timetable/contracts';
-import { createServiceApp, listen, type RunningServer } from '@timetable/http';
+import { serveModule, type ServedModule } from '@timetable/service-kit';
 import { captureLogger } from '@timetable/testing';
 import { semesterIdOf } from '../src/index.js';
 import { createSyncHarness, type SyncHarness } from './sync-harness.js';
 
 let harness: SyncHarness;
-let server: RunningServer;
+let server: ServedModule;
 
 beforeAll(async () => {
   harness = await createSyncHarness(11);
   const service = await harness.service();
-  server = await listen(createServiceApp({ name: 'sync', logger: captureLogger('warn').logger, routes: service.routes }), 0);
+  // Not started: the tests run the sync by hand, and its scheduler would run one at start.
+  server = await serveModule(service, { name: 'sync', logger: captureLogger('warn').logger, startModule: false });
 });
 afterAll(async () => {
   await server.close();

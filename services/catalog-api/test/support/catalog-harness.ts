@@ -3,7 +3,7 @@ import { MemoryCache } from '@timetable/cache';
 import { entityKey, topics, type EntityDataByType, type EntityState, type EntityType } from '@timetable/contracts';
 import type { Knex } from '@timetable/db';
 import { InProcessBus } from '@timetable/events';
-import { createServiceApp, listen } from '@timetable/http';
+import { serveModule } from '@timetable/service-kit';
 import { captureLogger, createMigratedKnex } from '@timetable/testing';
 import { CATALOG_SCHEMA, catalogMigrations, createCatalogService } from '../../src/index.js';
 
@@ -49,8 +49,7 @@ export async function startCatalog(now = new Date('2026-03-01T00:00:00.000Z'), c
     icalDomain: ICAL_DOMAIN,
     now: () => clock.now,
   });
-  await module.start();
-  const server = await listen(createServiceApp({ name: 'catalog-test', logger, routes: module.routes }), 0, '127.0.0.1');
+  const server = await serveModule(module, { name: 'catalog-test', logger });
   const get = (path: string, headers: Record<string, string> = {}) => fetch(`${server.url}/v1/timetable${path}`, { headers });
   return {
     knex: database.knex,
@@ -71,7 +70,6 @@ export async function startCatalog(now = new Date('2026-03-01T00:00:00.000Z'), c
     },
     async close() {
       await server.close();
-      await module.stop();
       await database.close();
     },
   };

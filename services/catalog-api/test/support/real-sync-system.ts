@@ -5,9 +5,9 @@
  */
 import { MemoryCache } from '@timetable/cache';
 import { InProcessBus } from '@timetable/events';
-import { createServiceApp, listen } from '@timetable/http';
 import { startSimulator, type RunningSimulator } from '@timetable/starplan-sim';
 import { createSyncService, SYNC_SCHEMA, syncMigrations, type SyncService } from '@timetable/sync';
+import { serveModule } from '@timetable/service-kit';
 import { captureLogger, createMigratedKnex } from '@timetable/testing';
 import { CATALOG_SCHEMA, catalogMigrations, createCatalogService } from '../../src/index.js';
 
@@ -46,7 +46,7 @@ export async function startRealSyncSystem(options: { seed: number; now: Date }):
     now: () => clock.now,
   });
   // The in-process bus delivers only to running subscribers: the projection starts before anything is published.
-  await catalog.start();
+  const server = await serveModule(catalog, { name: 'catalog-real-sync-test', logger });
   const sync = await createSyncService({
     knex: syncStore.knex,
     bus,
@@ -58,7 +58,6 @@ export async function startRealSyncSystem(options: { seed: number; now: Date }):
     timeZone: TIME_ZONE,
     fetchTimeoutMs: 5000,
   });
-  const server = await listen(createServiceApp({ name: 'catalog-real-sync-test', logger, routes: catalog.routes }), 0, '127.0.0.1');
   const get = (path: string, headers: Record<string, string> = {}) => fetch(`${server.url}/v1/timetable${path}`, { headers });
   return {
     sim,
@@ -80,9 +79,8 @@ export async function startRealSyncSystem(options: { seed: number; now: Date }):
       return (await response.json()) as T;
     },
     async close() {
-      await server.close();
       await sync.stop();
-      await catalog.stop();
+      await server.close();
       await sim.stop();
       await Promise.all([syncStore.close(), catalogStore.close()]);
     },

@@ -8,7 +8,8 @@ import { Kafka, logLevel } from 'kafkajs';
 import { changeEvent, topics, type ChangeEvent } from '@timetable/contracts';
 import type { Knex } from '@timetable/db';
 import { KafkaBus, type EventBus } from '@timetable/events';
-import { createServiceApp, DeveloperIdentity, listen, type RunningServer } from '@timetable/http';
+import { DeveloperIdentity } from '@timetable/http';
+import { serveModule, type ServedModule } from '@timetable/service-kit';
 import { startSimulator, type RunningSimulator } from '@timetable/starplan-sim';
 import { createSyncService, SYNC_SCHEMA, syncMigrations, type SyncRunResult, type SyncService } from '@timetable/sync';
 import { captureLogger, createMigratedKnex, testInfrastructure } from '@timetable/testing';
@@ -81,7 +82,8 @@ export async function startEndToEndSystem(seed = 11): Promise<EndToEndSystem> {
       timeoutMs: 5000, breaker: { minRequests: 1000, failurePercent: 70, openSeconds: 30 }, allowCidrs: ['127.0.0.0/8'], denyCidrs: [],
       secretsKey: randomBytes(32), hostConcurrency: 4, retentionDays: 30, maxWebhooksPerDeveloper: 25, groupId,
     });
-    const api = await listen(createServiceApp({ name: 'webhook-e2e', logger, routes: webhooks.routes }), 0, '127.0.0.1');
+    // Served but not started: the test creates its webhooks first, then starts the matcher's consumer itself.
+    const api = await serveModule(webhooks, { name: 'webhook-e2e', logger, startModule: false });
     cleanups.push(() => api.close());
 
     return {
@@ -129,7 +131,7 @@ async function syncOnce(service: SyncService, knex: Knex): Promise<SyncRun> {
   };
 }
 
-async function call(api: RunningServer, identity: DeveloperIdentity, developerId: string, method: string, path: string, body?: unknown) {
+async function call(api: ServedModule, identity: DeveloperIdentity, developerId: string, method: string, path: string, body?: unknown) {
   const headers: Record<string, string> = { ...identity.headersFor(developerId) };
   if (body !== undefined) headers['content-type'] = 'application/json';
   const response = await fetch(`${api.url}/v1/timetable${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });

@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { topics, type ChangeEvent } from '@timetable/contracts';
 import { InProcessBus } from '@timetable/events';
-import { createServiceApp, DeveloperIdentity, listen, type RunningServer } from '@timetable/http';
+import { DeveloperIdentity } from '@timetable/http';
+import { serveModule, type ServedModule } from '@timetable/service-kit';
 import { captureLogger, createMigratedKnex } from '@timetable/testing';
 import type { Knex } from '@timetable/db';
 import { createWebhookService, webhookMigrations, WEBHOOKS_SCHEMA, type WebhookServiceDeps, type WebhookServiceModule } from '../../src/index.js';
@@ -27,7 +28,7 @@ export interface Harness {
   bus: InProcessBus;
   clock: TestClock;
   module: WebhookServiceModule;
-  api: RunningServer;
+  api: ServedModule;
   lines: () => Record<string, unknown>[];
   identity: DeveloperIdentity;
   /** WEBHOOK_SECRETS_KEY of this harness, shared by its replicas. */
@@ -61,8 +62,7 @@ export async function startHarness(overrides: Partial<WebhookServiceDeps> = {}):
     return module;
   };
   const module = await build();
-  await module.start();
-  const api = await listen(createServiceApp({ name: 'webhook-test', logger, routes: module.routes, configure: (app) => module.internalRoutes && app.use(module.internalRoutes) }), 0, '127.0.0.1');
+  const api = await serveModule(module, { name: 'webhook-test', logger });
   return {
     knex: store.knex, bus, clock, module, api, lines, identity, secretsKey,
     replica: build,
@@ -82,7 +82,8 @@ export async function startHarness(overrides: Partial<WebhookServiceDeps> = {}):
     },
     async close() {
       await api.close();
-      for (const each of modules) await each.stop();
+      // The first module stopped with its server; the replicas a test asked for stop here.
+      for (const each of modules.slice(1)) await each.stop();
       await store.close();
     },
   };

@@ -1,8 +1,8 @@
 import { ALL_TOPICS } from '@timetable/contracts';
-import { createKnex, migrateToLatest, type Knex, type MigrationSet } from '@timetable/db';
+import type { Knex, MigrationSet } from '@timetable/db';
+import { KafkaBus, type EventBus } from '@timetable/events';
 import type { Logger } from '@timetable/observability';
-import type { EventBus } from './event-bus.js';
-import { KafkaBus } from './kafka/kafka-bus.js';
+import { openServiceStore } from './service-store.js';
 
 export interface DistributedBackendSettings {
   /** The service's own database (DATABASE_URL). */
@@ -32,11 +32,15 @@ export interface DistributedBackends {
 
 /**
  * What every service process of the distributed mode opens before building its module: its own store,
- * migrated, and the Kafka bus. Knex refuses (rather than waits) when another process holds its migration
- * lock, so further replicas start once the first one is up.
+ * migrated, and the Kafka bus. Either both are open or, when one fails, neither is.
  */
 export async function openDistributedBackends(settings: DistributedBackendSettings): Promise<DistributedBackends> {
-  const knex = createKnex({ connectionString: settings.databaseUrl, schema: settings.schema, logger: settings.logger.child({ schema: settings.schema }) });
+  const knex = await openServiceStore({
+    connectionString: settings.databaseUrl,
+    schema: settings.schema,
+    migrations: settings.migrations,
+    logger: settings.logger,
+  });
   const bus = new KafkaBus({
     brokers: settings.kafkaBrokers,
     clientId: settings.clientId,
@@ -48,7 +52,6 @@ export async function openDistributedBackends(settings: DistributedBackendSettin
     logger: settings.logger.child({ component: 'bus' }),
   });
   try {
-    await migrateToLatest(knex, settings.schema, settings.migrations);
     await bus.connect();
   } catch (error) {
     await bus.disconnect().catch(() => undefined);

@@ -7,7 +7,7 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 
 describe('a drain that never ends', () => {
   it('is given up at the deadline: the process logs it and exits 1 instead of hanging on', async () => {
-    const child = spawn(process.execPath, ['--conditions=@timetable/source', '--import', 'tsx', 'libs/http/test/fixtures/hanging-drain.ts'], {
+    const child = spawn(process.execPath, ['--conditions=@timetable/source', '--import', 'tsx', 'libs/service-kit/test/fixtures/hanging-drain.ts'], {
       cwd: repoRoot,
       env: { ...process.env, DRAIN_DEADLINE_MS: '500' },
       stdio: ['ignore', 'pipe', 'inherit'],
