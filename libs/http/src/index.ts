@@ -7,3 +7,4 @@ export { listen, type RunningServer } from './http-server.js';
 export { requestId } from './request-id.js';
 export type { ServiceModule } from './service-module.js';
 export { DeveloperIdentity, requireDeveloper, developerIdOf, IDENTITY_HEADER, IDENTITY_SIGNATURE_HEADER } from './developer-identity.js';
+export { contractRouter, expressPath, bySpecificity, type RouteCall, type RouteHandler, type RouteHandlers, type ContractRouterOptions } from './contract-routes.js';

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '@timetable/http';
-import { INVALID_SINCE, parseChangeListQuery, parseInstant } from '../src/features/change-log/change-list-query.js';
+import { changeListQuery } from '@timetable/contracts';
+import { parseInput, ValidationError } from '@timetable/http';
+import { changeListRequest, INVALID_SINCE, parseInstant } from '../src/features/change-log/change-list-query.js';
+
+/** What GET /changes does with its query: the contract's schema, then the request it describes. */
+const parseChangeListQuery = (query: Record<string, string>) => changeListRequest(parseInput(changeListQuery, query, 'Query'));
 
 const UUID = '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f';
 

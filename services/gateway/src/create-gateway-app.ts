@@ -11,7 +11,6 @@ import { asyncApiRoute } from './features/asyncapi/asyncapi-route.js';
 import { authenticateApiKey } from './features/authentication/authenticate-api-key.js';
 import { stripIdentityHeaders } from './features/authentication/strip-identity-headers.js';
 import { docsRoutes } from './features/docs/docs-routes.js';
-import { collectApiRoutes } from './features/openapi/collect-api-routes.js';
 import { buildOpenApiDocument } from './features/openapi/openapi-document.js';
 import { openApiRoute } from './features/openapi/openapi-route.js';
 import { rateLimitPublicReads } from './features/rate-limit/rate-limit-public-reads.js';
@@ -35,8 +34,8 @@ export interface GatewayDeps {
   publicBaseUrl: string;
   legacyHosts: string[];
   trustProxy: TrustProxy;
-  /** The documented routes; defaults to every route list the contracts package exports. */
-  apiRoutes?: ApiRoute[];
+  /** The documented routes; defaults to the whole route contract. */
+  apiRoutes?: readonly ApiRoute[];
 }
 
 /**
@@ -46,7 +45,7 @@ export interface GatewayDeps {
  * AsyncAPI, /docs), and under /v1/timetable: API keys, usage recording, read limits, and finally the services.
  */
 export function createGatewayApp(deps: GatewayDeps): Express {
-  const apiRoutes = deps.apiRoutes ?? collectApiRoutes(contracts);
+  const apiRoutes = deps.apiRoutes ?? contracts.allApiRoutes;
   const edge = Router();
   edge.use(authenticateApiKey({ keyVerifier: deps.keyVerifier, identity: deps.identity, logger: deps.logger }));
   edge.use(recordUsage({ bus: deps.bus, patterns: new EndpointPatterns(apiRoutes), logger: deps.logger }));

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Router } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryRateLimiter, parseRateTiers } from '@timetable/cache';
+import { allApiRoutes } from '@timetable/contracts';
 import { InProcessBus } from '@timetable/events';
 import { createGatewayApp, createProxyRoutes, HttpKeyVerifier, type UpstreamUrls } from '@timetable/gateway';
 import { createServiceApp, DeveloperIdentity, listen, type RunningServer } from '@timetable/http';
@@ -99,6 +100,15 @@ describe('distributed routing', () => {
     expect(body).toMatchObject({ service, url: `/v1/timetable${path}` });
   });
 
+  it.each(allApiRoutes.map((route) => [route.method.toUpperCase(), route.path, route.service]))(
+    'sends %s %s to %s, the owner its contract entry names',
+    async (method, path, service) => {
+      const concrete = path.replace(/\{[^}]+\}/g, 'x1');
+      const { body } = await call(concrete, { method, headers: { 'X-API-Key': VALID_KEY } });
+      expect(body).toMatchObject({ service, url: `/v1/timetable${concrete}` });
+    },
+  );
+
   it('keeps the request id across the hop', async () => {
     const response = await fetch(`${gateway.url}/v1/timetable/programs`, { headers: { 'X-Request-Id': 'trace-123' } });
     expect(response.headers.get('x-request-id')).toBe('trace-123');
@@ -119,10 +129,12 @@ describe('distributed routing', () => {
     expect((await call('/developers/me', { headers: { 'X-API-Key': 'spk_explode' } })).status).toBe(503);
   });
 
-  it('answers unknown prefixes with 404 in the envelope', async () => {
-    const { status, body } = await call('/nothing-here');
-    expect(status).toBe(404);
-    expect(body.error.code).toBe('NOT_FOUND');
+  it('answers paths no route documents with 404 in the envelope, without asking a service', async () => {
+    for (const path of ['/nothing-here', '/programs/x1/unknown', '/changes/x1/y']) {
+      const { status, body } = await call(path);
+      expect(status, path).toBe(404);
+      expect(body.error.code, path).toBe('NOT_FOUND');
+    }
   });
 
   it('stays ready, and keeps serving, while the services behind it are not ready', async () => {

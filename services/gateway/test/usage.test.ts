@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as contracts from '@timetable/contracts';
-import { webhookRoutes } from '@timetable/contracts';
+import { allApiRoutes, webhooksApi } from '@timetable/contracts';
 import { InProcessBus, type EventBus } from '@timetable/events';
-import { collectApiRoutes } from '@timetable/gateway';
 import { createLogger } from '@timetable/observability';
 import { EndpointPatterns } from '../src/features/usage/endpoint-patterns.js';
 import { DEVELOPER_ID, startTestGateway, VALID_KEY, type TestGateway } from './support/test-gateway.js';
@@ -80,9 +78,9 @@ describe('a failing or hanging event bus', () => {
 
 describe('endpoint patterns', () => {
   const patterns = new EndpointPatterns([
-    { method: 'get', path: '/developers/{id}', summary: '', tag: 't', auth: true, responses: {} },
-    { method: 'get', path: '/developers/me', summary: '', tag: 't', auth: true, responses: {} },
-    { method: 'post', path: '/webhooks/{id}/test', summary: '', tag: 't', auth: true, responses: {} },
+    { method: 'get', path: '/developers/{id}', summary: '', tag: 't', service: 'developer-auth', auth: true, responses: {} },
+    { method: 'get', path: '/developers/me', summary: '', tag: 't', service: 'developer-auth', auth: true, responses: {} },
+    { method: 'post', path: '/webhooks/{id}/test', summary: '', tag: 't', service: 'developer-auth', auth: true, responses: {} },
   ]);
 
   it('prefers the most literal documented route and maps {param} to :param', () => {
@@ -93,7 +91,7 @@ describe('endpoint patterns', () => {
   });
 
   it('covers every documented webhook route, the recovery routes included', () => {
-    const documented = new EndpointPatterns(webhookRoutes);
+    const documented = new EndpointPatterns(Object.values(webhooksApi));
     const id = '00000000-0000-4000-8000-0000000000aa';
     expect(documented.match('POST', `/webhooks/${id}/deliveries/${id}/redeliver`)).toBe('/webhooks/:id/deliveries/:deliveryId/redeliver');
     expect(documented.match('POST', `/webhooks/${id}/recover`)).toBe('/webhooks/:id/recover');
@@ -102,7 +100,7 @@ describe('endpoint patterns', () => {
 });
 
 describe('endpoint patterns of the published routes', () => {
-  const patterns = new EndpointPatterns(collectApiRoutes(contracts));
+  const patterns = new EndpointPatterns(allApiRoutes);
 
   it('keep /rooms/free and the personal feed apart from the routes with an id in the same place', () => {
     expect(patterns.match('GET', '/rooms/free')).toBe('/rooms/free');

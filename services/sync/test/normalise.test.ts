@@ -7,7 +7,7 @@ import { normaliseCourses } from '../src/features/normalise/normalise-courses.js
 import { degreeTypeOf, normalisePrograms, semesterNumberOf } from '../src/features/normalise/normalise-programs.js';
 import { lecturerDisplayName, normaliseRooms, roomTagsOf } from '../src/features/normalise/normalise-resources.js';
 import { courseIdOf, programIdOf, roomIdOf, semesterIdOf, instructorIdOf } from '../src/features/normalise/upstream-ids.js';
-import type { UpstreamSnapshot } from '../src/features/normalise/upstream-snapshot.js';
+import type { UpstreamSnapshot } from '../src/features/upstream-client/upstream-snapshot.js';
 import { buildNextSnapshot } from '../src/features/runs/next-snapshot.js';
 import type { StoredEntity } from '../src/features/snapshot/snapshot-store.js';
 import { contentHash } from '../src/features/diff/content-hash.js';

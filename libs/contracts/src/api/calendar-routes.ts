@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ApiRoute } from './api-route.js';
+import { defineRoutes } from './api-route.js';
 import { occurrenceFilterQuery } from './catalog-routes.js';
 
 const TAG = 'Calendar feeds';
@@ -12,8 +12,8 @@ const feed = {
 };
 const notModified = { description: 'Not modified' };
 
-export const calendarRoutes: ApiRoute[] = [
-  {
+export const calendarApi = defineRoutes('catalog-api', {
+  personalFeed: {
     method: 'get',
     path: '/ical',
     summary: 'Personal iCalendar feed: the occurrences the filters select',
@@ -31,7 +31,7 @@ export const calendarRoutes: ApiRoute[] = [
       400: { description: `No id in any filter, or more than ${PERSONAL_FEED_MAX_IDS} ids in all` },
     },
   },
-  {
+  semesterFeed: {
     method: 'get',
     path: '/ical/{semesterId}',
     summary: "iCalendar feed of the semester's next 365 days",
@@ -40,4 +40,4 @@ export const calendarRoutes: ApiRoute[] = [
     params: z.object({ semesterId: z.string() }),
     responses: { 200: feed, 304: notModified, 404: { description: 'Unknown or malformed id' } },
   },
-];
+});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ApiRoute } from './api-route.js';
+import { defineRoutes, type RouteSpec } from './api-route.js';
 import {
   catalogStatistics,
   courseResource,
@@ -18,11 +18,34 @@ const WEEK = 'Week';
 const idParam = z.object({ id: z.string().describe('UUID; a malformed id is an unknown id (404)') });
 const notFound = { description: 'Unknown or malformed id' };
 const filterId = (what: string) => z.string().optional().describe(`${what} UUID; a malformed id matches nothing`);
+/** Comma-separated ids, repeatable (`?groupIds=a,b&groupIds=c`); entries trimmed, empty ones dropped. */
 const idListFilter = (what: string) =>
-  z.string().optional().describe(`Comma-separated ${what} UUIDs; entries trimmed, empty ones dropped, malformed ones match nothing`);
+  z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .transform(toIdList)
+    .describe(`Comma-separated ${what} UUIDs; entries trimmed, empty ones dropped, malformed ones match nothing`);
+
+/** Undefined (no filter) when no entry remains; malformed ids stay, and the catalog lets them match nothing. */
+function toIdList(value: string | string[] | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const entries = (Array.isArray(value) ? value.join(',') : value).split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  return entries.length > 0 ? entries : undefined;
+}
+
+const instant = (meaning: string) =>
+  z.iso
+    .datetime({ offset: true, message: 'must be an ISO 8601 instant' })
+    .transform((value) => new Date(value))
+    .optional()
+    .describe(`ISO 8601 instant, ${meaning}`);
+
+/** The kinds /search looks for, each with its own bucket. */
+export const SEARCH_KINDS = ['course', 'room', 'instructor', 'program'] as const;
+export type SearchKind = (typeof SEARCH_KINDS)[number];
 const data = <T extends z.ZodType>(schema: T) => z.object({ data: schema });
 
-function single(path: string, kind: string, schema: z.ZodType): ApiRoute {
+function single<const P extends string>(path: P, kind: string, schema: z.ZodType) {
   return {
     method: 'get',
     path,
@@ -31,10 +54,10 @@ function single(path: string, kind: string, schema: z.ZodType): ApiRoute {
     auth: false,
     params: idParam,
     responses: { 200: { description: `The ${kind}`, schema: data(schema) }, 404: notFound },
-  };
+  } satisfies RouteSpec;
 }
 
-function eventsOf(path: string, summary: string): ApiRoute {
+function eventsOf<const P extends string>(path: P, summary: string) {
   return {
     method: 'get',
     path,
@@ -43,7 +66,7 @@ function eventsOf(path: string, summary: string): ApiRoute {
     auth: false,
     params: idParam,
     responses: { 200: { description: 'One entry per event (series or one-off), sorted by startTime, then id', schema: data(z.array(occurrenceResource)) }, 404: notFound },
-  };
+  } satisfies RouteSpec;
 }
 
 /** The week views' id filters; the personal feed takes the same ones. */
@@ -58,8 +81,8 @@ const weekResponses = {
   200: { description: 'Occurrences starting in the week (Monday to Sunday, server time zone), sorted by start; not wrapped in data', schema: weekResponse },
 };
 
-export const catalogRoutes: ApiRoute[] = [
-  {
+export const programsApi = defineRoutes('catalog-api', {
+  list: {
     method: 'get',
     path: '/programs',
     summary: 'Study programs',
@@ -72,8 +95,8 @@ export const catalogRoutes: ApiRoute[] = [
     }),
     responses: { 200: { description: 'Programs sorted by name', schema: data(z.array(programResource)) } },
   },
-  single('/programs/{id}', 'program', programResource),
-  {
+  get: single('/programs/{id}', 'program', programResource),
+  semesters: {
     method: 'get',
     path: '/programs/{id}/semesters',
     summary: "A program's semesters",
@@ -82,8 +105,11 @@ export const catalogRoutes: ApiRoute[] = [
     params: idParam,
     responses: { 200: { description: 'Semesters sorted by number', schema: data(z.array(semesterResource)) }, 404: notFound },
   },
-  eventsOf('/programs/{id}/courses', "Events of every semester of the program (union of their academic periods)"),
-  {
+  courses: eventsOf('/programs/{id}/courses', "Events of every semester of the program (union of their academic periods)"),
+});
+
+export const semestersApi = defineRoutes('catalog-api', {
+  list: {
     method: 'get',
     path: '/semesters',
     summary: 'Semesters, each with its program',
@@ -92,9 +118,12 @@ export const catalogRoutes: ApiRoute[] = [
     query: z.object({ programId: filterId('Program') }),
     responses: { 200: { description: 'Semesters sorted by program name and number', schema: data(z.array(semesterResource)) } },
   },
-  single('/semesters/{id}', 'semester', semesterResource),
-  eventsOf('/semesters/{id}/courses', "Events of the semester's academic period"),
-  {
+  get: single('/semesters/{id}', 'semester', semesterResource),
+  courses: eventsOf('/semesters/{id}/courses', "Events of the semester's academic period"),
+});
+
+export const coursesApi = defineRoutes('catalog-api', {
+  list: {
     method: 'get',
     path: '/courses',
     summary: 'Courses (lectures)',
@@ -106,8 +135,11 @@ export const catalogRoutes: ApiRoute[] = [
     }),
     responses: { 200: { description: 'Courses sorted alphabetically', schema: data(z.array(courseResource)) } },
   },
-  single('/courses/{id}', 'course', courseResource),
-  {
+  get: single('/courses/{id}', 'course', courseResource),
+});
+
+export const roomsApi = defineRoutes('catalog-api', {
+  list: {
     method: 'get',
     path: '/rooms',
     summary: 'Rooms',
@@ -119,18 +151,15 @@ export const catalogRoutes: ApiRoute[] = [
     }),
     responses: { 200: { description: 'Rooms sorted by name', schema: data(z.array(roomResource)) } },
   },
-  single('/rooms/{id}', 'room', roomResource),
-  {
+  get: single('/rooms/{id}', 'room', roomResource),
+  schedule: {
     method: 'get',
     path: '/rooms/{id}/schedule',
     summary: 'Occurrences in a room',
     tag: CATALOG,
     auth: false,
     params: idParam,
-    query: z.object({
-      from: z.string().optional().describe('ISO 8601 instant, default now'),
-      to: z.string().optional().describe('ISO 8601 instant, default now plus 180 days'),
-    }),
+    query: z.object({ from: instant('default now'), to: instant('default now plus 180 days') }),
     responses: {
       200: {
         description: 'Occurrences starting in [from, to), sorted by start',
@@ -140,7 +169,10 @@ export const catalogRoutes: ApiRoute[] = [
       404: notFound,
     },
   },
-  {
+});
+
+export const instructorsApi = defineRoutes('catalog-api', {
+  list: {
     method: 'get',
     path: '/instructors',
     summary: 'Instructors',
@@ -149,8 +181,8 @@ export const catalogRoutes: ApiRoute[] = [
     query: z.object({ search: z.string().optional().describe('Case-insensitive contains on the name') }),
     responses: { 200: { description: 'Instructors sorted by name', schema: data(z.array(instructorResource)) } },
   },
-  single('/instructors/{id}', 'instructor', instructorResource),
-  {
+  get: single('/instructors/{id}', 'instructor', instructorResource),
+  courses: {
     method: 'get',
     path: '/instructors/{id}/courses',
     summary: 'Events taught by an instructor',
@@ -165,7 +197,10 @@ export const catalogRoutes: ApiRoute[] = [
       404: notFound,
     },
   },
-  {
+});
+
+export const searchApi = defineRoutes('catalog-api', {
+  search: {
     method: 'get',
     path: '/search',
     summary: 'Search courses, rooms, instructors and programs',
@@ -173,14 +208,17 @@ export const catalogRoutes: ApiRoute[] = [
     auth: false,
     query: z.object({
       q: z.string().optional().describe('At least 2 characters, else every bucket is empty'),
-      type: z.enum(['course', 'room', 'instructor', 'program']).optional().describe('Search only this kind; the other buckets are empty'),
+      type: z.enum(SEARCH_KINDS).optional().describe('Search only this kind; the other buckets are empty'),
     }),
     responses: {
       200: { description: 'At most 20 results per bucket, sorted by name', schema: data(searchResults) },
       400: { description: 'Unknown type' },
     },
   },
-  {
+});
+
+export const statisticsApi = defineRoutes('catalog-api', {
+  statistics: {
     method: 'get',
     path: '/statistics',
     summary: 'Catalog counts',
@@ -188,15 +226,18 @@ export const catalogRoutes: ApiRoute[] = [
     auth: false,
     responses: { 200: { description: 'Integer counts', schema: data(catalogStatistics) } },
   },
-  { method: 'get', path: '/week/current', summary: 'The week containing now', tag: WEEK, auth: false, query: occurrenceFilterQuery, responses: weekResponses },
-  {
+});
+
+export const weekApi = defineRoutes('catalog-api', {
+  current: { method: 'get', path: '/week/current', summary: 'The week containing now', tag: WEEK, auth: false, query: occurrenceFilterQuery, responses: weekResponses },
+  week: {
     method: 'get',
     path: '/week/{week}',
     summary: 'An explicit ISO week',
     tag: WEEK,
     auth: false,
-    params: z.object({ week: z.string().regex(/^\d{4}-W(0[1-9]|[1-4]\d|5[0-3])$/).describe('YYYY-Www') }),
+    params: z.object({ week: z.string().regex(/^\d{4}-W(0[1-9]|[1-4]\d|5[0-3])$/, 'must be an ISO week, YYYY-Www').describe('YYYY-Www') }),
     query: occurrenceFilterQuery,
     responses: { ...weekResponses, 400: { description: 'Malformed week, or a week that does not exist (2025-W53)' } },
   },
-];
+});

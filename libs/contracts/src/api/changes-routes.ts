@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ApiRoute } from './api-route.js';
+import { defineRoutes } from './api-route.js';
 
 const TAG = 'Changes';
 const instant = z.iso.datetime();
@@ -24,6 +24,7 @@ export const changeRecord = z.object({
 
 export type ChangeRecord = z.infer<typeof changeRecord>;
 
+/** The query of GET /changes: parsed by the changes service and documented from the same schema. */
 export const changeListQuery = z.object({
   since: z.string().optional().describe('ISO 8601 instant; selects createdAt >= since. Unparseable: 200 with an empty list and an error field'),
   entityType: z.string().optional().describe('Case-insensitive contains'),
@@ -31,11 +32,19 @@ export const changeListQuery = z.object({
   programId: z.string().optional().describe('Exact; a malformed id matches nothing'),
   semesterId: z.string().optional().describe('Exact; a malformed id matches nothing'),
   courseId: z.string().optional().describe('Exact; a malformed id matches nothing'),
-  limit: z.string().optional().describe('Integer >= 1, default 100; values above 500 are capped at 500'),
+  limit: z
+    .string()
+    .regex(/^[+-]?\d+$/, 'limit must be an integer')
+    .transform(Number)
+    .pipe(z.number().int().min(1, 'limit must be at least 1'))
+    .optional()
+    .describe('Integer >= 1, default 100; values above 500 are capped at 500'),
 });
 
-export const changesRoutes: ApiRoute[] = [
-  {
+export type ChangeListQuery = z.infer<typeof changeListQuery>;
+
+export const changesApi = defineRoutes('changes', {
+  listChanges: {
     method: 'get',
     path: '/changes',
     summary: 'The change log, newest first',
@@ -50,7 +59,7 @@ export const changesRoutes: ApiRoute[] = [
       400: { description: 'limit is not an integer or is below 1' },
     },
   },
-  {
+  getChange: {
     method: 'get',
     path: '/changes/{id}',
     summary: 'One change record',
@@ -62,4 +71,4 @@ export const changesRoutes: ApiRoute[] = [
       404: { description: 'Unknown or malformed id' },
     },
   },
-];
+});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ApiRoute } from './api-route.js';
+import { defineRoutes } from './api-route.js';
 
 const TAG = 'Developers';
 const instant = z.iso.datetime();
@@ -34,8 +34,8 @@ export const developerUsage = z.object({
 const message = z.string();
 const unauthorized = { description: 'Missing, invalid or revoked X-API-Key' };
 
-export const developerRoutes: ApiRoute[] = [
-  {
+export const developersApi = defineRoutes('developer-auth', {
+  register: {
     method: 'post',
     path: '/developers/register',
     summary: 'Register a developer account and receive an API key',
@@ -54,7 +54,7 @@ export const developerRoutes: ApiRoute[] = [
       409: { description: 'Email already registered' },
     },
   },
-  {
+  account: {
     method: 'get',
     path: '/developers/me',
     summary: 'The calling developer account',
@@ -62,7 +62,7 @@ export const developerRoutes: ApiRoute[] = [
     auth: true,
     responses: { 200: { description: 'The account', schema: z.object({ data: developerAccount }) }, 401: unauthorized },
   },
-  {
+  regenerateKey: {
     method: 'post',
     path: '/developers/regenerate-key',
     summary: 'Replace the API key; the old key stops working at once',
@@ -73,7 +73,7 @@ export const developerRoutes: ApiRoute[] = [
       401: unauthorized,
     },
   },
-  {
+  deactivate: {
     method: 'post',
     path: '/developers/deactivate',
     summary: 'Disable the account; its key is rejected afterwards',
@@ -81,7 +81,10 @@ export const developerRoutes: ApiRoute[] = [
     auth: true,
     responses: { 200: { description: 'Account deactivated', schema: z.object({ message }) }, 401: unauthorized },
   },
-  {
+});
+
+export const developerUsageApi = defineRoutes('developer-auth', {
+  usage: {
     method: 'get',
     path: '/developers/usage',
     summary: 'Requests made with the key over the trailing 30 days',
@@ -89,4 +92,4 @@ export const developerRoutes: ApiRoute[] = [
     auth: true,
     responses: { 200: { description: 'Usage summary, top 10 endpoints', schema: z.object({ data: developerUsage }) }, 401: unauthorized },
   },
-];
+});

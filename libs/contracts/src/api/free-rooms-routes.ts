@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ApiRoute } from './api-route.js';
+import { defineRoutes } from './api-route.js';
 import { roomResource } from './catalog-resources.js';
 
 /** The longest window a free-room query may span. */
@@ -47,8 +47,8 @@ export const freeRoomsResponse = z.object({
 
 export type FreeRoomsResponse = z.infer<typeof freeRoomsResponse>;
 
-export const freeRoomsRoutes: ApiRoute[] = [
-  {
+export const freeRoomsApi = defineRoutes('catalog-api', {
+  freeRooms: {
     method: 'get',
     path: '/rooms/free',
     summary: 'Rooms free for a whole window',
@@ -69,4 +69,4 @@ export const freeRoomsRoutes: ApiRoute[] = [
       },
     },
   },
-];
+});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ApiRoute } from './api-route.js';
+import { defineRoutes } from './api-route.js';
 
 const instant = z.iso.datetime();
 
@@ -29,8 +29,8 @@ export const semesterCalendarUrlResource = z.object({
 export type SyncStatusResource = z.infer<typeof syncStatusResource>;
 export type SemesterCalendarUrlResource = z.infer<typeof semesterCalendarUrlResource>;
 
-export const syncRoutes: ApiRoute[] = [
-  {
+export const syncStatusApi = defineRoutes('sync', {
+  status: {
     method: 'get',
     path: '/sync/status',
     summary: 'State of the upstream sync',
@@ -38,7 +38,10 @@ export const syncRoutes: ApiRoute[] = [
     auth: false,
     responses: { 200: { description: 'Sync status', schema: z.object({ data: syncStatusResource }) } },
   },
-  {
+});
+
+export const upstreamCalendarApi = defineRoutes('sync', {
+  upstreamCalendarUrl: {
     method: 'get',
     path: '/ical/{semesterId}/url',
     summary: "The upstream (StarPlan) address of the semester's calendar",
@@ -50,4 +53,4 @@ export const syncRoutes: ApiRoute[] = [
       404: { description: 'Unknown semester, no cached upstream row yet, or no upstream configured' },
     },
   },
-];
+});

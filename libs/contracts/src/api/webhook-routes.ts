@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ApiRoute } from './api-route.js';
+import { defineRoutes } from './api-route.js';
 
 /** Webhook resources and inputs: the service validates with these, the gateway documents them. */
 
@@ -95,8 +95,10 @@ export type DeliveryResource = z.infer<typeof deliveryResource>;
 export type DeliveriesQuery = z.infer<typeof deliveriesQuery>;
 export type RecoverInput = z.infer<typeof recoverInput>;
 
-const idParam = z.object({ id: z.uuid() });
-const deliveryParams = z.object({ id: z.uuid(), deliveryId: z.uuid() });
+// A malformed id is an unknown id (404), so path ids are plain strings here and looked up as such.
+const webhookId = z.string().describe('Webhook UUID; a malformed id is an unknown id (404)');
+const idParam = z.object({ id: webhookId });
+const deliveryParams = z.object({ id: webhookId, deliveryId: z.string().describe('Delivery UUID; a malformed id is an unknown id (404)') });
 const one = z.object({ data: webhookResource });
 const message = z.object({ message: z.string() });
 const deliveryPage = z.object({
@@ -111,8 +113,8 @@ const denied = {
 const inactive = { 409: { description: 'The webhook is inactive (isActive false)' } };
 const tag = 'Webhooks';
 
-export const webhookRoutes: ApiRoute[] = [
-  {
+export const webhooksApi = defineRoutes('webhook-dispatcher', {
+  create: {
     method: 'post', path: '/webhooks', summary: 'Create a webhook', tag, auth: true, body: webhookCreateInput,
     responses: {
       201: { description: 'The created webhook', schema: one },
@@ -121,28 +123,28 @@ export const webhookRoutes: ApiRoute[] = [
       409: { description: 'The developer already owns the maximum number of webhooks (MAX_WEBHOOKS_PER_DEVELOPER, default 25)' },
     },
   },
-  {
+  list: {
     method: 'get', path: '/webhooks', summary: "List the caller's webhooks", tag, auth: true,
     responses: { 200: { description: "The caller's webhooks", schema: z.object({ data: z.array(webhookResource) }) }, 401: denied[401] },
   },
-  {
+  get: {
     method: 'get', path: '/webhooks/{id}', summary: 'Inspect a webhook', tag, auth: true, params: idParam,
     responses: { 200: { description: 'The webhook', schema: one }, ...denied },
   },
-  {
+  update: {
     method: 'patch', path: '/webhooks/{id}', summary: 'Update a webhook', tag, auth: true, params: idParam, body: webhookUpdateInput,
     responses: { 200: { description: 'The updated webhook', schema: one }, 400: { description: 'Invalid body' }, ...denied },
   },
-  {
+  remove: {
     method: 'delete', path: '/webhooks/{id}', summary: 'Delete a webhook; its pending deliveries fail', tag, auth: true, params: idParam,
     responses: { 200: { description: 'Confirmation', schema: message }, ...denied },
   },
-  {
+  deliveries: {
     method: 'get', path: '/webhooks/{id}/deliveries', summary: 'List deliveries, newest first', tag, auth: true,
     params: idParam, query: deliveriesQuery,
     responses: { 200: { description: 'One page of deliveries', schema: deliveryPage }, 400: { description: 'Invalid query' }, ...denied },
   },
-  {
+  test: {
     method: 'post', path: '/webhooks/{id}/test', summary: 'Queue a test.created delivery (scope ignored)', tag, auth: true, params: idParam,
     responses: {
       204: { description: 'Queued' },
@@ -150,7 +152,7 @@ export const webhookRoutes: ApiRoute[] = [
       429: { description: 'More than 10 test deliveries for this webhook in the last minute; Retry-After says when the next is accepted', retryAfter: true },
     },
   },
-  {
+  redeliver: {
     method: 'post', path: '/webhooks/{id}/deliveries/{deliveryId}/redeliver', summary: 'Queue the same change again as a new delivery, due now',
     tag, auth: true, params: deliveryParams,
     responses: {
@@ -160,7 +162,7 @@ export const webhookRoutes: ApiRoute[] = [
       ...inactive,
     },
   },
-  {
+  recover: {
     method: 'post', path: '/webhooks/{id}/recover', summary: 'Queue a new delivery of every change since an instant whose delivery failed',
     tag, auth: true, params: idParam, body: recoverInput,
     responses: {
@@ -170,4 +172,4 @@ export const webhookRoutes: ApiRoute[] = [
       ...inactive,
     },
   },
-];
+});

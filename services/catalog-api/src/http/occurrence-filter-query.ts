@@ -1,6 +1,7 @@
-import type { Request } from 'express';
+import type { z } from 'zod';
+import type { occurrenceFilterQuery } from '@timetable/contracts';
 import { OCCURRENCE_FILTER_NAMES, type OccurrenceFilter } from '../features/occurrences/occurrence-filter.js';
-import { idList, isUuid } from './query-values.js';
+import { isUuid } from './query-values.js';
 
 export interface ParsedOccurrenceFilter {
   filter: OccurrenceFilter;
@@ -11,16 +12,16 @@ export interface ParsedOccurrenceFilter {
 }
 
 /**
- * The id filters of the week views and the personal feed, from the query string. A malformed id matches
+ * The id filters of the week views and the personal feed, from their parsed query. A malformed id matches
  * nothing, so it is dropped here and never reaches the database (where a NUL byte would be an error);
  * a list left empty still filters, and matches nothing.
  */
-export function parseOccurrenceFilter(query: Request['query']): ParsedOccurrenceFilter {
+export function parseOccurrenceFilter(query: z.output<typeof occurrenceFilterQuery>): ParsedOccurrenceFilter {
   const filter: OccurrenceFilter = {};
   const keyParts: string[] = [];
   let idCount = 0;
   for (const name of OCCURRENCE_FILTER_NAMES) {
-    const ids = idList(query[name]);
+    const ids = query[name];
     if (!ids) continue;
     idCount += ids.length;
     const wellFormed = ids.filter(isUuid);

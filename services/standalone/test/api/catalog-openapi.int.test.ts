@@ -1,26 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, expectError } from './support/api-client.js';
+import { findKnownIds, type KnownIds, type KnownOccurrence as Occurrence } from './support/known-ids.js';
 import { startTarget, type Target } from './support/target.js';
 
 const INSTANT = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const DAY_MS = 86_400_000;
-
-interface Occurrence {
-  id: string;
-  course: { id: string };
-  room: { id: string };
-  instructor: { id: string } | null;
-}
-
-/** Real ids from the mirrored catalog, for routes with path parameters. */
-interface KnownIds {
-  programId: string;
-  semesterId: string;
-  occurrence: Occurrence;
-  instructorId: string;
-  changeId: string;
-}
 
 let target: Target;
 let client: ApiClient;
@@ -29,24 +14,10 @@ let known: KnownIds;
 beforeAll(async () => {
   target = await startTarget();
   client = new ApiClient(target.baseUrl);
-  known = await findKnownIds();
+  known = await findKnownIds(client);
 });
 
 afterAll(() => target?.stop());
-
-/** A semester linked to an academic period with at least one occurrence that has an instructor. */
-async function findKnownIds(): Promise<KnownIds> {
-  const semesters = (await client.get('/semesters')).body.data as { id: string; programId: string; academicPeriodId: string | null }[];
-  for (const semester of semesters.filter((entry) => entry.academicPeriodId !== null)) {
-    const occurrences = (await client.get(`/semesters/${semester.id}/courses`)).body.data as Occurrence[];
-    const occurrence = occurrences.find((entry) => entry.instructor !== null);
-    if (occurrence?.instructor) {
-      const [change] = (await client.get('/changes?limit=1')).body.data as { id: string }[];
-      return { programId: semester.programId, semesterId: semester.id, occurrence, instructorId: occurrence.instructor.id, changeId: change!.id };
-    }
-  }
-  throw new Error('no semester with occurrences in the mirrored catalog');
-}
 
 function expectOccurrence(entry: unknown): void {
   expect(entry).toMatchObject({

@@ -1,19 +1,15 @@
-import { Router } from 'express';
-import { z } from 'zod';
-import { parseInput } from '@timetable/http';
-import { optionalText } from '../../http/query-values.js';
+import type { Router } from 'express';
+import { coursesApi } from '@timetable/contracts';
+import { contractRouter } from '@timetable/http';
 import type { CoursesService } from './courses-service.js';
 
-const listQuery = z.object({ search: optionalText, periodId: optionalText });
-
 export function coursesRoutes(service: CoursesService): Router {
-  const router = Router();
-  router.get('/courses', async (req, res) => {
-    const query = parseInput(listQuery, req.query, 'Query');
-    res.json({ data: await service.list(query) });
+  return contractRouter(coursesApi, {
+    async list({ query, res }) {
+      res.json({ data: await service.list(query()) });
+    },
+    async get({ params, res }) {
+      res.json({ data: await service.get(params.id) });
+    },
   });
-  router.get('/courses/:id', async (req, res) => {
-    res.json({ data: await service.get(req.params.id) });
-  });
-  return router;
 }

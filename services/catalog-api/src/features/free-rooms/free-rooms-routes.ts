@@ -1,8 +1,7 @@
-import { Router } from 'express';
-import { freeRoomsQuery, type FreeRoomsResponse } from '@timetable/contracts';
-import { parseInput } from '@timetable/http';
+import type { Router } from 'express';
+import { freeRoomsApi, type FreeRoomsResponse } from '@timetable/contracts';
+import { contractRouter } from '@timetable/http';
 import type { ResponseCache } from '../../http/cached-response.js';
-import { firstValues } from '../../http/query-values.js';
 import type { FreeRoomsStore } from './free-rooms-store.js';
 
 const FREE_ROOMS_TTL_SECONDS = 3600;
@@ -12,21 +11,21 @@ const FREE_ROOMS_TTL_SECONDS = 3600;
  * depends on the catalog only (not on the clock), so the versioned cache serves it until the next change.
  */
 export function freeRoomsRoutes(store: FreeRoomsStore, responses: ResponseCache): Router {
-  const router = Router();
-  router.get('/rooms/free', async (req, res) => {
-    const query = parseInput(freeRoomsQuery, firstValues(req.query), 'Query');
-    const from = query.from.toISOString();
-    const to = query.to.toISOString();
-    await responses.send(req, res, {
-      key: `rooms-free:${JSON.stringify([from, to, query.building ?? null, query.minCapacity ?? null])}`,
-      contentType: 'application/json; charset=utf-8',
-      cacheControl: 'no-cache',
-      ttlSeconds: FREE_ROOMS_TTL_SECONDS,
-      render: async () => {
-        const body: FreeRoomsResponse = { data: { period: { from, to }, rooms: await store.free(query) } };
-        return JSON.stringify(body);
-      },
-    });
+  return contractRouter(freeRoomsApi, {
+    async freeRooms({ req, res, query: parse }) {
+      const query = parse();
+      const from = query.from.toISOString();
+      const to = query.to.toISOString();
+      await responses.send(req, res, {
+        key: `rooms-free:${JSON.stringify([from, to, query.building ?? null, query.minCapacity ?? null])}`,
+        contentType: 'application/json; charset=utf-8',
+        cacheControl: 'no-cache',
+        ttlSeconds: FREE_ROOMS_TTL_SECONDS,
+        render: async () => {
+          const body: FreeRoomsResponse = { data: { period: { from, to }, rooms: await store.free(query) } };
+          return JSON.stringify(body);
+        },
+      });
+    },
   });
-  return router;
 }

@@ -1,6 +1,6 @@
-import { Router } from 'express';
-import { PERSONAL_FEED_MAX_IDS } from '@timetable/contracts';
-import { ValidationError } from '@timetable/http';
+import type { Router } from 'express';
+import { calendarApi, PERSONAL_FEED_MAX_IDS } from '@timetable/contracts';
+import { contractRouter, ValidationError } from '@timetable/http';
 import type { ResponseCache } from '../../http/cached-response.js';
 import { parseOccurrenceFilter, type ParsedOccurrenceFilter } from '../../http/occurrence-filter-query.js';
 import type { IcalService } from './ical-service.js';
@@ -22,16 +22,15 @@ function assertPersonalSelection(selection: ParsedOccurrenceFilter): void {
 }
 
 export function icalRoutes(service: IcalService, responses: ResponseCache): Router {
-  const router = Router();
-  // Only the bare path: /ical/<id> is a semester feed, and /ical/<id>/url belongs to sync.
-  router.get('/ical', async (req, res) => {
-    const selection = parseOccurrenceFilter(req.query);
-    assertPersonalSelection(selection);
-    await responses.send(req, res, { key: `ical-personal:${selection.key}`, ...FEED_HEADERS, render: () => service.personalFeed(selection.filter) });
+  // Only the bare path and one segment: /ical/<id>/url belongs to sync.
+  return contractRouter(calendarApi, {
+    async personalFeed({ req, res, query }) {
+      const selection = parseOccurrenceFilter(query());
+      assertPersonalSelection(selection);
+      await responses.send(req, res, { key: `ical-personal:${selection.key}`, ...FEED_HEADERS, render: () => service.personalFeed(selection.filter) });
+    },
+    async semesterFeed({ req, res, params: { semesterId } }) {
+      await responses.send(req, res, { key: `ical:${semesterId}`, ...FEED_HEADERS, render: () => service.feed(semesterId) });
+    },
   });
-  router.get('/ical/:semesterId', async (req, res) => {
-    const { semesterId } = req.params;
-    await responses.send(req, res, { key: `ical:${semesterId}`, ...FEED_HEADERS, render: () => service.feed(semesterId) });
-  });
-  return router;
 }

@@ -1,8 +1,5 @@
-import type { SearchResults } from '@timetable/contracts';
+import type { SearchKind, SearchResults } from '@timetable/contracts';
 import type { SearchStore } from './search-store.js';
-
-export const SEARCH_KINDS = ['course', 'room', 'instructor', 'program'] as const;
-export type SearchKind = (typeof SEARCH_KINDS)[number];
 
 export const SEARCH_BUCKET_LIMIT = 20;
 export const SEARCH_MIN_LENGTH = 2;

@@ -1,25 +1,26 @@
-import { Router, type Request, type Response } from 'express';
+import type { Request, Response, Router } from 'express';
+import { weekApi } from '@timetable/contracts';
+import { contractRouter } from '@timetable/http';
 import type { ResponseCache } from '../../http/cached-response.js';
-import { parseOccurrenceFilter } from '../../http/occurrence-filter-query.js';
+import { parseOccurrenceFilter, type ParsedOccurrenceFilter } from '../../http/occurrence-filter-query.js';
 import type { WeekService } from './week-service.js';
 
 const WEEK_TTL_SECONDS = 3600;
 
 export function weekRoutes(service: WeekService, responses: ResponseCache): Router {
-  const router = Router();
-  const send = async (req: Request, res: Response, label: string) => {
+  const send = async (req: Request, res: Response, label: string, selection: ParsedOccurrenceFilter) => {
     service.assertLabel(label);
-    const { filter, key } = parseOccurrenceFilter(req.query);
     await responses.send(req, res, {
-      key: `week:${label}?${key}`,
+      key: `week:${label}?${selection.key}`,
       contentType: 'application/json; charset=utf-8',
       cacheControl: 'no-cache',
       ttlSeconds: WEEK_TTL_SECONDS,
-      render: async () => JSON.stringify(await service.week(label, filter)),
+      render: async () => JSON.stringify(await service.week(label, selection.filter)),
     });
   };
-  // /week/current is cached under the week it resolves to, so it shares entries with /week/:week.
-  router.get('/week/current', (req, res) => send(req, res, service.currentLabel()));
-  router.get('/week/:week', (req, res) => send(req, res, req.params.week));
-  return router;
+  return contractRouter(weekApi, {
+    // /week/current is cached under the week it resolves to, so it shares entries with /week/:week.
+    current: ({ req, res, query }) => send(req, res, service.currentLabel(), parseOccurrenceFilter(query())),
+    week: ({ req, res, params, query }) => send(req, res, params.week, parseOccurrenceFilter(query())),
+  });
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseInput } from '@timetable/http';
+import type { ChangeListQuery } from '@timetable/contracts';
 import type { ChangeFilter } from './change-store.js';
 
 export const DEFAULT_LIMIT = 100;
@@ -8,30 +8,13 @@ export const MAX_LIMIT = 500;
 /** The spec's special case: an unparseable since is not a 400 but an empty 200 carrying this error. */
 export const INVALID_SINCE = 'Invalid since timestamp';
 
-const optionalText = z.string().optional();
-const query = z.object({
-  since: optionalText,
-  entityType: optionalText,
-  action: optionalText,
-  programId: optionalText,
-  semesterId: optionalText,
-  courseId: optionalText,
-  limit: z
-    .string()
-    .regex(/^[+-]?\d+$/, 'limit must be an integer')
-    .transform(Number)
-    .pipe(z.number().int().min(1, 'limit must be at least 1'))
-    .optional(),
-});
-
 const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
 
 /** Either a filter for the store, or an answer known to be empty without asking it. */
 export type ChangeListRequest = { kind: 'query'; filter: ChangeFilter } | { kind: 'empty'; error?: typeof INVALID_SINCE };
 
-/** Turns GET /changes query parameters into a store filter; throws ValidationError only for a bad limit. */
-export function parseChangeListQuery(raw: unknown): ChangeListRequest {
-  const input = parseInput(query, raw, 'Query');
+/** Turns the parsed GET /changes query into a store filter, or an answer known to be empty. */
+export function changeListRequest(input: ChangeListQuery): ChangeListRequest {
   const since = input.since === undefined ? undefined : parseInstant(input.since);
   if (since === null) return { kind: 'empty', error: INVALID_SINCE };
   const ids = [input.programId, input.semesterId, input.courseId];

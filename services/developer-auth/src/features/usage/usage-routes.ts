@@ -1,12 +1,17 @@
-import { Router } from 'express';
-import { developerIdOf, requireDeveloper, type DeveloperIdentity } from '@timetable/http';
+import type { Router } from 'express';
+import { developerUsageApi } from '@timetable/contracts';
+import { contractRouter, type DeveloperIdentity } from '@timetable/http';
 import { usageReport } from './usage-report.js';
 import type { UsageStore } from './usage-store.js';
 
 export function usageRoutes(store: UsageStore, identity: DeveloperIdentity, now: () => Date): Router {
-  const router = Router();
-  router.get('/developers/usage', requireDeveloper(identity), async (_req, res) => {
-    res.json({ data: await usageReport(store, developerIdOf(res), now()) });
-  });
-  return router;
+  return contractRouter(
+    developerUsageApi,
+    {
+      async usage({ developerId, res }) {
+        res.json({ data: await usageReport(store, developerId, now()) });
+      },
+    },
+    { identity },
+  );
 }

@@ -13,7 +13,7 @@ type ResponseSpec = ApiRoute['responses'][number];
  * The public OpenAPI 3.1 document, built from the route lists the services publish in contracts. Server
  * URLs are relative to the document's own location, so it is right behind any host name.
  */
-export function buildOpenApiDocument(routes: ApiRoute[]): OpenApiDocument {
+export function buildOpenApiDocument(routes: readonly ApiRoute[]): OpenApiDocument {
   const converter = new SchemaConverter();
   const paths: Record<string, Record<string, unknown>> = { ...gatewayPaths() };
   for (const route of routes) {

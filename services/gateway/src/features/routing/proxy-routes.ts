@@ -1,4 +1,6 @@
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
+import { allApiRoutes, type ApiRoute, type ServiceName } from '@timetable/contracts';
+import { bySpecificity, expressPath } from '@timetable/http';
 import type { Logger } from '@timetable/observability';
 import { createUpstreamProxy } from './upstream-proxy.js';
 
@@ -10,19 +12,32 @@ export interface UpstreamUrls {
   developerAuth: string;
 }
 
-/** Distributed mode's routing table: path prefix (relative to /v1/timetable) -> owning service. */
-export function createProxyRoutes(urls: UpstreamUrls, logger: Logger): Router {
-  const proxy = (name: string, baseUrl: string) => createUpstreamProxy({ name, baseUrl, logger });
-  const catalog = proxy('catalog-api', urls.catalogApi);
-  const sync = proxy('sync', urls.sync);
+const URL_OF: Record<ServiceName, keyof UpstreamUrls> = {
+  'catalog-api': 'catalogApi',
+  sync: 'sync',
+  changes: 'changes',
+  'webhook-dispatcher': 'webhooks',
+  'developer-auth': 'developerAuth',
+};
+
+/**
+ * Distributed mode's routing table, derived from the route contract: each documented path goes to the
+ * service that owns it, whatever the method (the service answers a method it does not serve). A path no
+ * route documents never leaves the gateway: its 404 comes from here.
+ */
+export function createProxyRoutes(urls: UpstreamUrls, logger: Logger, routes: readonly ApiRoute[] = allApiRoutes): Router {
+  const proxies = new Map<ServiceName, RequestHandler>();
+  const proxyOf = (service: ServiceName) => {
+    let proxy = proxies.get(service);
+    if (!proxy) {
+      proxy = createUpstreamProxy({ name: service, baseUrl: urls[URL_OF[service]], logger });
+      proxies.set(service, proxy);
+    }
+    return proxy;
+  };
   const router = Router();
-  // A semester feed's upstream URL belongs to sync, the feeds themselves (semester and personal `/ical?...`)
-  // to catalog-api: the more specific route first. `/rooms` covers `/rooms/free` as well.
-  router.all('/ical/:semesterId/url', sync);
-  router.use('/sync', sync);
-  router.use(['/programs', '/semesters', '/courses', '/rooms', '/instructors', '/search', '/statistics', '/week', '/ical'], catalog);
-  router.use('/changes', proxy('changes', urls.changes));
-  router.use('/webhooks', proxy('webhook-dispatcher', urls.webhooks));
-  router.use('/developers', proxy('developer-auth', urls.developerAuth));
+  // Literal segments first, so `/rooms/free` never reads as a room id even if two services shared a prefix.
+  const paths = [...new Map(routes.map((route) => [route.path, route.service])).entries()].sort(([a], [b]) => bySpecificity(a, b));
+  for (const [path, service] of paths) router.all(expressPath(path), proxyOf(service));
   return router;
 }

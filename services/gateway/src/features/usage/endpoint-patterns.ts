@@ -14,7 +14,7 @@ interface CompiledRoute {
 export class EndpointPatterns {
   private readonly routes: CompiledRoute[];
 
-  constructor(apiRoutes: ApiRoute[]) {
+  constructor(apiRoutes: readonly ApiRoute[]) {
     this.routes = apiRoutes
       .map((route) => compile(route))
       // The most literal route wins, so `/developers/me` beats a `/developers/{id}`.

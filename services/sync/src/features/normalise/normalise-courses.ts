@@ -2,7 +2,7 @@
 import type { CourseData } from '@timetable/contracts';
 import type { UpstreamLecture } from '../upstream-client/upstream-types.js';
 import { programScope, type NormalisedEntity } from './normalised-entity.js';
-import type { UpstreamSnapshot } from './upstream-snapshot.js';
+import type { UpstreamSnapshot } from '../upstream-client/upstream-snapshot.js';
 import { courseIdOf, programIdOf, semesterIdOf } from './upstream-ids.js';
 
 interface Listing {

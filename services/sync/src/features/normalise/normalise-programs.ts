@@ -2,7 +2,7 @@
 import type { AcademicPeriodData, ProgramData, SemesterData } from '@timetable/contracts';
 import type { UpstreamPlanningGroup, UpstreamPlanningUnit, UpstreamProgram } from '../upstream-client/upstream-types.js';
 import { pairScope, programScope, type NormalisedEntity } from './normalised-entity.js';
-import type { UpstreamSnapshot } from './upstream-snapshot.js';
+import type { UpstreamSnapshot } from '../upstream-client/upstream-snapshot.js';
 import { academicPeriodIdOf, programIdOf, semesterIdOf } from './upstream-ids.js';
 
 export function degreeTypeOf(programName: string): string {

@@ -2,7 +2,7 @@
 import type { InstructorData, RoomData } from '@timetable/contracts';
 import type { LocatedRoom, UpstreamLecturer } from '../upstream-client/upstream-types.js';
 import { programScope, type NormalisedEntity } from './normalised-entity.js';
-import type { UpstreamSnapshot } from './upstream-snapshot.js';
+import type { UpstreamSnapshot } from '../upstream-client/upstream-snapshot.js';
 import { instructorIdOf, roomIdOf } from './upstream-ids.js';
 
 /** Room kinds from the upstream name: `Seminarraum *** Raumreservierung über ...` -> ['seminarraum']. */

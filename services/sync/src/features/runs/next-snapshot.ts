@@ -3,7 +3,7 @@ import { normaliseCourses } from '../normalise/normalise-courses.js';
 import { normalisePrograms } from '../normalise/normalise-programs.js';
 import { normaliseInstructors, normaliseRooms } from '../normalise/normalise-resources.js';
 import { snapshotKey, type NormalisedEntity } from '../normalise/normalised-entity.js';
-import type { UpstreamSnapshot } from '../normalise/upstream-snapshot.js';
+import type { UpstreamSnapshot } from '../upstream-client/upstream-snapshot.js';
 import { buildEvents } from '../series/build-events.js';
 import { NameLookup } from '../series/resolve-references.js';
 import type { StoredEntity } from '../snapshot/snapshot-store.js';

@@ -4,7 +4,7 @@
  */
 import type { StoredEntity } from '../snapshot/snapshot-store.js';
 import { pairScope, programScope, type NormalisedEntity } from '../normalise/normalised-entity.js';
-import type { UpstreamSnapshot } from '../normalise/upstream-snapshot.js';
+import type { UpstreamSnapshot } from '../upstream-client/upstream-snapshot.js';
 import type { ScopedFailure } from '../upstream-client/read-upstream.js';
 import { UpstreamError } from '../upstream-client/upstream-error.js';
 

@@ -2,7 +2,7 @@
  * Reads everything one run needs. The global lists (getpus, getogs, getlocs, getros) must all succeed or the
  * run is aborted (they throw); a program's lists or a group's feed may fail alone and is recorded instead.
  */
-import type { UpstreamSnapshot } from '../normalise/upstream-snapshot.js';
+import type { UpstreamSnapshot } from './upstream-snapshot.js';
 import { mapConcurrently } from './map-concurrently.js';
 import type { StarplanClient } from './starplan-client.js';
 import { selectPlanningUnit } from './select-planning-unit.js';

@@ -23,7 +23,7 @@ export function requireScopeFilter(webhook: Webhook): void {
   if (webhook.filterScope === 'global') return;
   const field = SCOPE_FILTER[webhook.filterScope];
   if (webhook[field] === null) {
-    throw new ValidationError(`Request validation failed: ${field} is required when filterScope is ${webhook.filterScope}`, {
+    throw new ValidationError(`Body validation failed: ${field} is required when filterScope is ${webhook.filterScope}`, {
       issues: [{ path: field, message: `required when filterScope is ${webhook.filterScope}` }],
     });
   }

@@ -106,7 +106,7 @@ export class WebhookService implements WebhookCounter {
     const now = this.deps.now();
     const since = new Date(input.since);
     if (since.getTime() < now.getTime() - RECOVER_MAX_DAYS * DAY_MS) {
-      throw new ValidationError(`Request validation failed: since must be at most ${RECOVER_MAX_DAYS} days ago`, {
+      throw new ValidationError(`Body validation failed: since must be at most ${RECOVER_MAX_DAYS} days ago`, {
         issues: [{ path: 'since', message: `must be at most ${RECOVER_MAX_DAYS} days ago` }],
       });
     }

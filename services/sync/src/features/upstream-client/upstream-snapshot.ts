@@ -1,11 +1,11 @@
-import type { FeedOccurrence } from '../upstream-client/parse-ical.js';
+import type { FeedOccurrence } from './parse-ical.js';
 import type {
   LocatedRoom,
   UpstreamLecturer,
   UpstreamPlanningGroup,
   UpstreamPlanningUnit,
   UpstreamProgram,
-} from '../upstream-client/upstream-types.js';
+} from './upstream-types.js';
 
 /** Everything one run read from StarPlan; a failed program or group is absent from the maps. */
 export interface UpstreamSnapshot {

@@ -1,0 +1,26 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * Sync's feature folders are the stages of its pipeline, in this order: each may use the stages before it,
+ * never one after it, so the folders read top to bottom and no two import each other.
+ */
+const STAGES = ['upstream-client', 'normalise', 'series', 'diff', 'snapshot', 'runs', 'status', 'ical-url'];
+const FEATURES = join(import.meta.dirname, '..', 'src', 'features');
+
+function importedStages(stage: string): string[] {
+  const sources = readdirSync(join(FEATURES, stage)).map((file) => readFileSync(join(FEATURES, stage, file), 'utf8'));
+  const imported = sources.flatMap((source) => [...source.matchAll(/from '\.\.\/([a-z-]+)\//g)].map((match) => match[1]!));
+  return [...new Set(imported)].sort();
+}
+
+describe("sync's folders as a pipeline", () => {
+  it('has a stage for every folder', () => {
+    expect(readdirSync(FEATURES).sort()).toEqual([...STAGES].sort());
+  });
+
+  it.each(STAGES.map((stage, index) => [stage, STAGES.slice(0, index)]))('%s imports only earlier stages', (stage, earlier) => {
+    for (const imported of importedStages(stage)) expect(earlier, `${stage} imports ${imported}`).toContain(imported);
+  });
+});
