@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { LOCAL_INFRASTRUCTURE } from '@timetable/testing';
 import { repoRoot, StackProcess, type ProcessSpec } from './stack-process.js';
 import { createDatabases, databaseNameOf, databaseUrlOf, deleteTopics, dropDatabases, outboxBacklog, type StackInfrastructure } from './stack-resources.js';
 import { stackSecretsKey } from './stack-secrets-key.js';
@@ -60,12 +61,7 @@ export interface RunningStack {
   stop(): Promise<void>;
 }
 
-const DEFAULT_INFRASTRUCTURE: StackInfrastructure = {
-  databaseUrl: 'postgres://postgres@127.0.0.1:5432/postgres',
-  redisUrl: 'redis://127.0.0.1:6379',
-  kafkaBrokers: ['127.0.0.1:9092'],
-  schemaRegistryUrl: 'http://127.0.0.1:8081/apis/ccompat/v7',
-};
+const DEFAULT_INFRASTRUCTURE: StackInfrastructure = LOCAL_INFRASTRUCTURE;
 
 /**
  * The distributed topology on one machine: the StarPlan simulator as upstream, one process per service

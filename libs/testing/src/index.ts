@@ -1,6 +1,7 @@
 export type { TestInfrastructure } from './test-infrastructure.js';
 export { testInfrastructure, createTestDatabase, createMigratedKnex, type TestDatabase } from './test-database.js';
 export { provisionInfrastructure } from './provision.js';
+export { LOCAL_INFRASTRUCTURE } from './local-infrastructure.js';
 export { postgresAnswers, redisAnswers, kafkaAnswers, registryAnswers } from './probes.js';
 export { captureLogger } from './capture-logger.js';
 export { TcpProxy } from './tcp-proxy.js';

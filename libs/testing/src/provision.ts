@@ -2,17 +2,13 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { kafkaAnswers, postgresAnswers, redisAnswers, registryAnswers } from './probes.js';
+import { LOCAL_INFRASTRUCTURE } from './local-infrastructure.js';
 import type { TestInfrastructure } from './test-infrastructure.js';
 import { startContainers, dockerAnswers } from './containers.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
-const defaults: TestInfrastructure = {
-  databaseUrl: 'postgres://postgres@127.0.0.1:5432/postgres',
-  redisUrl: 'redis://127.0.0.1:6379',
-  kafkaBrokers: ['127.0.0.1:9092'],
-  schemaRegistryUrl: 'http://127.0.0.1:8081/apis/ccompat/v7',
-};
+const defaults = LOCAL_INFRASTRUCTURE;
 
 /**
  * Finds the real services integration tests need: URLs from the environment first, then a Docker
