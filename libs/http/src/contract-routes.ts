@@ -36,7 +36,9 @@ export interface ContractRouterOptions {
  * Registers a group of contract routes with their handlers: the Express path, the method, the key check
  * and the input parsing all come from the contract entry, so a route cannot be served differently from
  * how it is documented. Within the group, literal segments are matched before parameters
- * (`/week/current` before `/week/{week}`), whatever order the entries are written in.
+ * (`/week/current` before `/week/{week}`), whatever order the entries are written in; between groups the
+ * order they are mounted in decides, so a service mounts a group with literal paths (free rooms) before
+ * one whose parameter would take them (rooms).
  */
 export function contractRouter<G extends RouteGroup>(group: G, handlers: RouteHandlers<G>, options: ContractRouterOptions = {}): Router {
   const router = Router();
