@@ -122,8 +122,12 @@ describe('churn(seed)', () => {
     expect(((await churned.json()) as { applied: unknown[] }).applied.length).toBeGreaterThan(0);
 
     const { occurrence } = someOccurrence();
+    const before = Date.now();
     const change = await post('change', { op: 'cancelOccurrence', args: { occurrenceId: occurrence.id } });
     expect(change.status).toBe(200);
+    const appliedAt = Date.parse(((await change.json()) as { appliedAt: string }).appliedAt);
+    expect(appliedAt).toBeGreaterThanOrEqual(before);
+    expect(appliedAt).toBeLessThanOrEqual(Date.now());
     expect(simulator.model.occurrence(occurrence.id)?.cancelled).toBe(true);
     expect((await post('change', { op: 'cancelOccurrence', args: { occurrenceId: -1 } })).status).toBe(400);
     expect((await post('change', { op: 'renameRoom', args: { roomId: 1 } })).status).toBe(400);

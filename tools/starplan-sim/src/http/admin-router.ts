@@ -26,7 +26,9 @@ export function createAdminRouter(simulator: Simulator): Router {
   });
 
   router.post('/change', (req, res) => {
-    res.json({ result: applyChange(simulator.model, changeSchema.parse(req.body)) ?? null });
+    const result = applyChange(simulator.model, changeSchema.parse(req.body)) ?? null;
+    // When the model changed, so a client on the same machine can time what follows from it (bench:e2e).
+    res.json({ result, appliedAt: new Date().toISOString() });
   });
 
   router.get('/misbehave', (_req, res) => {
