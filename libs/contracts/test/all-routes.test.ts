@@ -4,7 +4,8 @@ import type { ApiRoute, RouteGroup } from '../src/index.js';
 
 /** Every route group the package exports: by convention an `*Api` constant made by `defineRoutes`. */
 function exportedRouteGroups(): [string, RouteGroup][] {
-  return Object.entries(contracts).filter((entry): entry is [string, RouteGroup] => entry[0].endsWith('Api'));
+  const exported: [string, unknown][] = Object.entries(contracts);
+  return exported.filter(([name]) => name.endsWith('Api')).map(([name, group]) => [name, group as RouteGroup]);
 }
 
 describe('allApiRoutes', () => {
