@@ -4,7 +4,7 @@ import type { ServiceModule } from '@timetable/http';
 import type { Logger } from '@timetable/observability';
 import { subscribeChangeLog } from './features/change-log/change-log-consumer.js';
 import { changesRoutes } from './features/change-log/changes-routes.js';
-import { KnexChangeStore } from './features/change-log/knex-change-store.js';
+import { ChangeStore } from './features/change-log/change-store.js';
 
 export interface ChangesServiceDeps {
   /** On the `changes` schema, already migrated with `changesMigrations`. */
@@ -15,7 +15,7 @@ export interface ChangesServiceDeps {
 
 /** The change log: consumes timetable.changes.v1 and serves /changes. */
 export function createChangesService(deps: ChangesServiceDeps): Promise<ServiceModule> {
-  const store = new KnexChangeStore(deps.knex);
+  const store = new ChangeStore({ knex: deps.knex });
   const consumer = subscribeChangeLog(deps.bus, store);
   const logger = deps.logger.child({ service: 'changes' });
   return Promise.resolve({
