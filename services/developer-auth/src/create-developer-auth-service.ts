@@ -4,15 +4,15 @@ import { isDatabaseReachable, type Knex } from '@timetable/db';
 import { consumerReadiness, type EventBus } from '@timetable/events';
 import type { DeveloperIdentity, ServiceModule } from '@timetable/http';
 import { PeriodicJob, type Logger } from '@timetable/observability';
+import { DeveloperKeyVerifier } from './features/api-keys/developer-key-verifier.js';
 import { internalKeyRoutes } from './features/api-keys/internal-key-routes.js';
-import { StoredKeyVerifier } from './features/api-keys/stored-key-verifier.js';
 import { DeveloperService } from './features/developers/developer-service.js';
 import { developersRoutes } from './features/developers/developers-routes.js';
-import { KnexDeveloperStore } from './features/developers/knex-developer-store.js';
-import { KnexUsageStore } from './features/usage/knex-usage-store.js';
+import { PostgresDeveloperStore } from './features/developers/postgres-developer-store.js';
 import { subscribeUsage } from './features/usage/usage-consumer.js';
 import { deleteExpiredUsage } from './features/usage/usage-retention.js';
 import { usageRoutes } from './features/usage/usage-routes.js';
+import { UsageStore } from './features/usage/usage-store.js';
 
 const RETENTION_INTERVAL_MS = 60 * 60_000;
 
@@ -36,10 +36,10 @@ export type DeveloperAuthModule = ServiceModule & {
 export function createDeveloperAuthService(deps: DeveloperAuthServiceDeps): Promise<DeveloperAuthModule> {
   const now = deps.now ?? (() => new Date());
   const logger = deps.logger.child({ service: 'developer-auth' });
-  const developers = new KnexDeveloperStore(deps.knex);
-  const usage = new KnexUsageStore(deps.knex);
+  const developers = new PostgresDeveloperStore({ knex: deps.knex });
+  const usage = new UsageStore({ knex: deps.knex });
   const service = new DeveloperService({ store: developers, webhookCounter: deps.webhookCounter, logger, now });
-  const keyVerifier = new StoredKeyVerifier(developers);
+  const keyVerifier = new DeveloperKeyVerifier({ store: developers });
   const consumer = subscribeUsage(deps.bus, usage);
   const retention = () => deleteExpiredUsage(usage, now());
   const retentionJob = new PeriodicJob({ name: 'usage-retention', intervalMs: RETENTION_INTERVAL_MS, logger, run: retention });

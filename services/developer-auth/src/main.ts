@@ -16,6 +16,6 @@ runService({
       bus,
       logger,
       identity: new DeveloperIdentity(config.INTERNAL_AUTH_SECRET),
-      webhookCounter: new HttpWebhookCounter(config.WEBHOOKS_URL),
+      webhookCounter: new HttpWebhookCounter({ webhooksUrl: config.WEBHOOKS_URL }),
     }),
 });

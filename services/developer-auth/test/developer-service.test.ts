@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConflictError, UnauthorizedError } from '@timetable/http';
 import { captureLogger } from '@timetable/testing';
-import { StoredKeyVerifier } from '../src/features/api-keys/stored-key-verifier.js';
+import { DeveloperKeyVerifier } from '../src/features/api-keys/developer-key-verifier.js';
 import { DeveloperService } from '../src/features/developers/developer-service.js';
 import { FakeDeveloperStore } from './fake-developer-store.js';
 
@@ -11,7 +11,7 @@ function setup() {
   const store = new FakeDeveloperStore();
   const { logger, lines } = captureLogger();
   const service = new DeveloperService({ store, webhookCounter: { countFor: () => Promise.resolve(3) }, logger, now: () => NOW });
-  return { store, lines, service, verifier: new StoredKeyVerifier(store) };
+  return { store, lines, service, verifier: new DeveloperKeyVerifier({ store }) };
 }
 
 describe('registration', () => {

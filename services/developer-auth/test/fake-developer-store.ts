@@ -1,6 +1,6 @@
 import type { DeveloperStore, StoredDeveloper } from '../src/features/developers/developer-store.js';
 
-/** In-memory DeveloperStore for unit tests; same contract as the knex store. */
+/** In-memory DeveloperStore for unit tests; same contract as PostgresDeveloperStore. */
 export class FakeDeveloperStore implements DeveloperStore {
   readonly developers = new Map<string, StoredDeveloper>();
 

@@ -21,11 +21,11 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 describe('HttpWebhookCounter', () => {
   it("asks the dispatcher's internal route for the developer's count", async () => {
-    expect(await new HttpWebhookCounter(baseUrl).countFor('5f0c6f3e-1b8a-4a53-9d8e-0c4d3f2a1b7c')).toBe(3);
+    expect(await new HttpWebhookCounter({ webhooksUrl: baseUrl }).countFor('5f0c6f3e-1b8a-4a53-9d8e-0c4d3f2a1b7c')).toBe(3);
     expect(asked.at(-1)).toBe('/internal/developers/5f0c6f3e-1b8a-4a53-9d8e-0c4d3f2a1b7c/webhook-count');
   });
 
   it('fails loudly when the dispatcher answers with an error', async () => {
-    await expect(new HttpWebhookCounter(baseUrl).countFor('broken')).rejects.toThrow(/500/);
+    await expect(new HttpWebhookCounter({ webhooksUrl: baseUrl }).countFor('broken')).rejects.toThrow(/500/);
   });
 });

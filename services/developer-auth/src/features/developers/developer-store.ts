@@ -13,6 +13,10 @@ export interface StoredDeveloper extends Developer {
   keyHash: string;
 }
 
+/**
+ * The accounts as the service and the key verifier see them: an interface because it has two implementations,
+ * PostgresDeveloperStore and the unit tests' in-memory one.
+ */
 export interface DeveloperStore {
   /** 'email-taken' when the (case-sensitive) email already has an account. */
   insert(developer: StoredDeveloper): Promise<'inserted' | 'email-taken'>;

@@ -1,11 +1,21 @@
 import { INTERNAL_ROUTES, type WebhookCounter } from '@timetable/contracts';
 
+export interface HttpWebhookCounterDeps {
+  /** WEBHOOKS_URL: the webhook-dispatcher's base URL. */
+  webhooksUrl: string;
+  /** Default 5 s. */
+  timeoutMs?: number;
+}
+
 /** Distributed mode: asks the webhook-dispatcher's internal route how many webhooks a developer owns. */
 export class HttpWebhookCounter implements WebhookCounter {
-  constructor(
-    private readonly webhooksUrl: string,
-    private readonly timeoutMs = 5_000,
-  ) {}
+  private readonly webhooksUrl: string;
+  private readonly timeoutMs: number;
+
+  constructor(deps: HttpWebhookCounterDeps) {
+    this.webhooksUrl = deps.webhooksUrl;
+    this.timeoutMs = deps.timeoutMs ?? 5_000;
+  }
 
   async countFor(developerId: string): Promise<number> {
     const path = INTERNAL_ROUTES.webhookCount.replace(':developerId', encodeURIComponent(developerId));

@@ -12,11 +12,21 @@ interface DeveloperRow {
   updated_at: Date;
 }
 
+export interface PostgresDeveloperStoreDeps {
+  /** On the `developer_auth` schema. */
+  knex: Knex;
+}
+
 const TABLE = 'developers';
 const UNIQUE_VIOLATION = '23505';
 
-export class KnexDeveloperStore implements DeveloperStore {
-  constructor(private readonly knex: Knex) {}
+/** The accounts in PostgreSQL; the unit tests use an in-memory DeveloperStore instead. */
+export class PostgresDeveloperStore implements DeveloperStore {
+  private readonly knex: Knex;
+
+  constructor(deps: PostgresDeveloperStoreDeps) {
+    this.knex = deps.knex;
+  }
 
   async insert(developer: StoredDeveloper): Promise<'inserted' | 'email-taken'> {
     try {
