@@ -13,9 +13,9 @@ import { subscribeChangeMatcher } from './features/matching/change-matcher.js';
 import { MatchStore } from './features/matching/match-store.js';
 import { DeliveryRetention } from './features/retention/delivery-retention.js';
 import { SecretCipher } from './features/secrets/secret-cipher.js';
-import { prepareStoredSecrets } from './features/secrets/stored-secrets.js';
+import { prepareStoredSecrets } from './features/secrets/prepare-stored-secrets.js';
 import { internalWebhookRoutes } from './features/webhooks/internal-routes.js';
-import { WebhookDeliveriesStore } from './features/webhooks/webhook-deliveries-store.js';
+import { WebhookDeliveryStore } from './features/webhooks/webhook-delivery-store.js';
 import { webhookRoutes } from './features/webhooks/webhook-routes.js';
 import { WebhookService } from './features/webhooks/webhook-service.js';
 import { WebhookStore } from './features/webhooks/webhook-store.js';
@@ -63,26 +63,33 @@ export async function createWebhookService(deps: WebhookServiceDeps): Promise<We
   const cipher = new SecretCipher(deps.secretsKey);
   await prepareStoredSecrets(deps.knex, cipher, deps.logger);
   const service = new WebhookService({
-    webhooks: new WebhookStore(deps.knex, cipher),
-    deliveries: new WebhookDeliveriesStore(deps.knex),
+    webhooks: new WebhookStore({ knex: deps.knex, cipher }),
+    deliveries: new WebhookDeliveryStore({ knex: deps.knex }),
     logger: deps.logger,
     now,
     maxWebhooksPerDeveloper: deps.maxWebhooksPerDeveloper,
   });
-  const consumer = subscribeChangeMatcher(deps.bus, new MatchStore(deps.knex), deps.logger, now, deps.groupId);
-  const guard = new AddressGuard(new AddressPolicy({ allowCidrs: deps.allowCidrs, denyCidrs: deps.denyCidrs }), deps.resolver);
-  const sender = new HttpSender(guard, deps.timeoutMs);
-  const breakers = new HostBreakers(deps.breaker, now, deps.logger);
-  const dispatcher = new DeliveryDispatcher(new DeliveryStore(deps.knex, cipher), sender, breakers, deps.logger, {
-    intervalSeconds: deps.intervalSeconds,
-    retryDelaysSeconds: deps.retryDelaysSeconds,
-    timeoutMs: deps.timeoutMs,
-    concurrency: deps.concurrency ?? 32,
-    hostConcurrency: deps.hostConcurrency,
-    drainTimeoutMs: deps.drainTimeoutMs ?? 10_000,
-    now,
+  const consumer = subscribeChangeMatcher(deps.bus, new MatchStore({ knex: deps.knex }), deps.logger, now, deps.groupId);
+  const policy = new AddressPolicy({ allowCidrs: deps.allowCidrs, denyCidrs: deps.denyCidrs });
+  const guard = new AddressGuard({ policy, resolver: deps.resolver });
+  const sender = new HttpSender({ guard, timeoutMs: deps.timeoutMs });
+  const breakers = new HostBreakers({ settings: deps.breaker, now, logger: deps.logger });
+  const dispatcher = new DeliveryDispatcher({
+    store: new DeliveryStore({ knex: deps.knex, cipher }),
+    sender,
+    breakers,
+    logger: deps.logger,
+    settings: {
+      intervalSeconds: deps.intervalSeconds,
+      retryDelaysSeconds: deps.retryDelaysSeconds,
+      timeoutMs: deps.timeoutMs,
+      concurrency: deps.concurrency ?? 32,
+      hostConcurrency: deps.hostConcurrency,
+      drainTimeoutMs: deps.drainTimeoutMs ?? 10_000,
+      now,
+    },
   });
-  const retention = new DeliveryRetention(deps.knex, deps.retentionDays, now);
+  const retention = new DeliveryRetention({ knex: deps.knex, retentionDays: deps.retentionDays, now });
   const retentionJob = new PeriodicJob({
     name: 'delivery-retention', intervalMs: RETENTION_INTERVAL_MS, logger: deps.logger, run: () => retention.runOnce(),
   });

@@ -77,7 +77,7 @@ describe('address rules: every address that is not globally routable is refused 
     });
 
     it.each(samples)('refuses %s written as a decimal, hex, octal or short URL host', (address) => {
-      const guard = new AddressGuard(secureDefault);
+      const guard = new AddressGuard({ policy: secureDefault });
       for (const spelling of literalSpellings(address)) {
         const hostname = new URL(`http://${spelling}:8080/hook`).hostname;
         expect(hostname, spelling).toBe(address);
@@ -130,7 +130,7 @@ describe('names resolving to refused addresses', () => {
   it.each([...IPV4_REFUSED, ...IPV6_REFUSED].flatMap(([, samples]) => samples.filter((sample) => !sample.startsWith('['))))(
     'refuses a name resolving to %s, with the documented message and without the address',
     async (address) => {
-      const guard = new AddressGuard(secureDefault, resolving({ 'hooks.example.edu': [address.replace(/%.*$/, '')] }));
+      const guard = new AddressGuard({ policy: secureDefault, resolver: resolving({ 'hooks.example.edu': [address.replace(/%.*$/, '')] }) });
       const refusal = guard.permittedAddresses('hooks.example.edu');
       await expect(refusal).rejects.toThrow(`${ADDRESS_NOT_ALLOWED}: hooks.example.edu is not a public address`);
       await expect(refusal).rejects.not.toThrow(address);
@@ -138,19 +138,25 @@ describe('names resolving to refused addresses', () => {
   );
 
   it('offers only the permitted addresses of a name that resolves to public and private ones', async () => {
-    const guard = new AddressGuard(secureDefault, resolving({ 'mixed.example.edu': ['10.0.0.5', '93.184.215.14', '::1', '2606:2800:21f:cb07::1'] }));
+    const guard = new AddressGuard({
+      policy: secureDefault,
+      resolver: resolving({ 'mixed.example.edu': ['10.0.0.5', '93.184.215.14', '::1', '2606:2800:21f:cb07::1'] }),
+    });
     const permitted = await guard.permittedAddresses('mixed.example.edu');
     expect(permitted.map((entry) => entry.address)).toEqual(['93.184.215.14', '2606:2800:21f:cb07::1']);
   });
 
   it('permits an internal name (no top-level domain) whose address is in WEBHOOK_ALLOW_CIDRS', async () => {
     const policy = new AddressPolicy({ allowCidrs: ['10.20.0.0/16'], denyCidrs: [] });
-    const guard = new AddressGuard(policy, resolving({ portal: ['10.20.0.8'] }));
+    const guard = new AddressGuard({ policy, resolver: resolving({ portal: ['10.20.0.8'] }) });
     expect(await guard.permittedAddresses('portal')).toEqual([{ address: '10.20.0.8', family: 4 }]);
   });
 
   it('answers the connect-time lookup hook in both of its shapes', async () => {
-    const guard = new AddressGuard(secureDefault, resolving({ 'public.example': ['93.184.215.14'], 'metadata.example': ['169.254.169.254'] }));
+    const guard = new AddressGuard({
+      policy: secureDefault,
+      resolver: resolving({ 'public.example': ['93.184.215.14'], 'metadata.example': ['169.254.169.254'] }),
+    });
     const lookup = (hostname: string, options: object) =>
       new Promise<unknown[]>((resolve) => guard.lookup(hostname, options, (error, address, family) => resolve([error, address, family])));
     expect(await lookup('public.example', {})).toEqual([null, '93.184.215.14', 4]);

@@ -15,7 +15,7 @@ const failed = (result: { ok: boolean }) => !result.ok;
 describe('breaker state stays bounded', () => {
   it('keeps at most MAX_BREAKERS breakers for 10,000 host names, and forgets idle closed ones after 10 minutes', async () => {
     const clock = clockAt(Date.parse('2025-03-03T10:00:00Z'));
-    const breakers = new HostBreakers(settings, clock.now);
+    const breakers = new HostBreakers({ settings, now: clock.now });
     try {
       for (let index = 0; index < 10_000; index += 1) {
         await breakers.run(`host-${index}.example.edu:443`, ok, failed);
@@ -34,7 +34,7 @@ describe('breaker state stays bounded', () => {
 
   it('keeps a breaker used within the last 10 minutes', async () => {
     const clock = clockAt(Date.parse('2025-03-03T10:00:00Z'));
-    const breakers = new HostBreakers(settings, clock.now);
+    const breakers = new HostBreakers({ settings, now: clock.now });
     try {
       await breakers.run('a.example.edu', ok, failed);
       clock.time += BREAKER_IDLE_MS - 1;
@@ -47,7 +47,7 @@ describe('breaker state stays bounded', () => {
 
   it('keeps an open breaker however long it is idle, so a dead host stays paused', async () => {
     const clock = clockAt(Date.parse('2025-03-03T10:00:00Z'));
-    const breakers = new HostBreakers({ ...settings, openSeconds: 3600 }, clock.now);
+    const breakers = new HostBreakers({ settings: { ...settings, openSeconds: 3600 }, now: clock.now });
     try {
       await breakers.run('dead.example.edu', failing, failed);
       await breakers.run('dead.example.edu', failing, failed);

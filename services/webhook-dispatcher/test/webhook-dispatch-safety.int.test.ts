@@ -30,7 +30,7 @@ describe('crash in the middle of a cycle', () => {
     await h.publish({}, {}, {}, {}, {});
     // A dispatcher that claimed the due deliveries and died before sending anything.
     const now = h.clock.now();
-    const claimed = await new DeliveryStore(h.knex, new SecretCipher(h.secretsKey)).claimDue({
+    const claimed = await new DeliveryStore({ knex: h.knex, cipher: new SecretCipher(h.secretsKey) }).claimDue({
       now, leaseUntil: new Date(now.getTime() + 120_000), claimToken: randomUUID(), limit: 100, hostLimit: 100,
     });
     expect(claimed).toHaveLength(5);

@@ -33,6 +33,13 @@ interface Entry {
   halfOpensAt: number;
 }
 
+export interface HostBreakersDeps {
+  settings: BreakerSettings;
+  now: () => Date;
+  /** Where opening and closing are logged; none in unit tests. */
+  logger?: Logger;
+}
+
 /**
  * One opossum breaker per subscriber host (host:port), so a dead endpoint fails fast instead of
  * holding delivery slots for a full timeout on every attempt. An open breaker does not consume an
@@ -43,11 +50,14 @@ export class HostBreakers {
   private readonly entries = new Map<string, Entry>();
   private readonly unregister: () => void;
 
-  constructor(
-    private readonly settings: BreakerSettings,
-    private readonly now: () => Date,
-    private readonly logger?: Logger,
-  ) {
+  private readonly settings: BreakerSettings;
+  private readonly now: () => Date;
+  private readonly logger: Logger | undefined;
+
+  constructor(deps: HostBreakersDeps) {
+    this.settings = deps.settings;
+    this.now = deps.now;
+    this.logger = deps.logger;
     this.unregister = breakerCounts.register(() => this.states());
   }
 

@@ -23,16 +23,25 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
 
 const systemResolver: Resolver = (hostname, options) => dnsLookup(hostname, { ...options, all: true });
 
+export interface AddressGuardDeps {
+  policy: AddressPolicy;
+  /** Name resolution; default the system's (`dns.lookup`). Tests resolve names to the addresses they need. */
+  resolver?: Resolver;
+}
+
 /**
  * Applies the address policy to the address a connection really uses: the lookup hook runs at connect
  * time, so a name that resolved to a public address when the webhook was saved cannot later reach an
  * internal one. Of several addresses only the permitted ones are offered to the connection.
  */
 export class AddressGuard {
-  constructor(
-    private readonly policy: AddressPolicy,
-    private readonly resolve: Resolver = systemResolver,
-  ) {}
+  private readonly policy: AddressPolicy;
+  private readonly resolve: Resolver;
+
+  constructor(deps: AddressGuardDeps) {
+    this.policy = deps.policy;
+    this.resolve = deps.resolver ?? systemResolver;
+  }
 
   /** Node skips the lookup hook for IP literals, so a URL's literal host is checked before connecting. */
   checkLiteral(hostname: string): void {

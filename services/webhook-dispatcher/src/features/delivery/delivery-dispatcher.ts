@@ -22,6 +22,14 @@ export interface DispatcherSettings {
   now: () => Date;
 }
 
+export interface DeliveryDispatcherDeps {
+  store: DeliveryStore;
+  sender: HttpSender;
+  breakers: HostBreakers;
+  logger: Logger;
+  settings: DispatcherSettings;
+}
+
 /**
  * The delivery cycle. It leases only what can start at once (free slots, per-host limit, developers in
  * turn), starts each attempt through its host's breaker, and leases again whenever an attempt ends or an
@@ -36,13 +44,19 @@ export class DeliveryDispatcher {
   private readonly inFlight = new InFlightAttempts();
   private readonly shutdown = new AbortController();
 
-  constructor(
-    private readonly store: DeliveryStore,
-    private readonly sender: HttpSender,
-    private readonly breakers: HostBreakers,
-    private readonly logger: Logger,
-    private readonly settings: DispatcherSettings,
-  ) {}
+  private readonly store: DeliveryStore;
+  private readonly sender: HttpSender;
+  private readonly breakers: HostBreakers;
+  private readonly logger: Logger;
+  private readonly settings: DispatcherSettings;
+
+  constructor(deps: DeliveryDispatcherDeps) {
+    this.store = deps.store;
+    this.sender = deps.sender;
+    this.breakers = deps.breakers;
+    this.logger = deps.logger;
+    this.settings = deps.settings;
+  }
 
   start(): void {
     this.running = true;

@@ -61,12 +61,22 @@ interface ClaimRow {
   new_data: Record<string, unknown> | null;
 }
 
+export interface DeliveryStoreDeps {
+  /** On the `webhooks` schema. */
+  knex: Knex;
+  /** Decrypts the secret each claimed delivery is signed with. */
+  cipher: SecretCipher;
+}
+
 /** The dispatcher's view of the deliveries table: lease, record, postpone, release. */
 export class DeliveryStore {
-  constructor(
-    private readonly knex: Knex,
-    private readonly cipher: SecretCipher,
-  ) {}
+  private readonly knex: Knex;
+  private readonly cipher: SecretCipher;
+
+  constructor(deps: DeliveryStoreDeps) {
+    this.knex = deps.knex;
+    this.cipher = deps.cipher;
+  }
 
   async claimDue(request: ClaimRequest): Promise<ClaimedDelivery[]> {
     const { now, hostLimit } = request;

@@ -15,18 +15,26 @@ export const RESPONSE_BODY_LIMIT = 1000;
 // Enough bytes for 1000 UTF-16 code units of any UTF-8 text; the rest of a large answer is never read.
 const RESPONSE_READ_LIMIT_BYTES = 4 * RESPONSE_BODY_LIMIT;
 
+export interface HttpSenderDeps {
+  /** Checks every address a delivery connects to. */
+  guard: AddressGuard;
+  /** DELIVERY_TIMEOUT_MS */
+  timeoutMs: number;
+}
+
 /**
  * POSTs one signed body. Redirects are never followed (undici's `request` has no redirect handling
  * unless asked), so a 3xx is a failed attempt rather than a way to reach a host the subscriber did not name.
  */
 export class HttpSender {
   private readonly agent: Agent;
+  private readonly guard: AddressGuard;
+  private readonly timeoutMs: number;
 
-  constructor(
-    private readonly guard: AddressGuard,
-    private readonly timeoutMs: number,
-  ) {
-    this.agent = new Agent({ connect: { lookup: guard.lookup }, keepAliveTimeout: 10_000 });
+  constructor(deps: HttpSenderDeps) {
+    this.guard = deps.guard;
+    this.timeoutMs = deps.timeoutMs;
+    this.agent = new Agent({ connect: { lookup: deps.guard.lookup }, keepAliveTimeout: 10_000 });
   }
 
   async post(url: string, headers: Record<string, string>, body: string, shutdown?: AbortSignal): Promise<AttemptResult> {

@@ -36,8 +36,17 @@ select gen_random_uuid(), m.webhook_id, m.change_id, m.change_id::text, m.event_
 from matches m
 on conflict (webhook_id, change_id) where origin = 'match' do nothing`;
 
+export interface MatchStoreDeps {
+  /** On the `webhooks` schema. */
+  knex: Knex;
+}
+
 export class MatchStore {
-  constructor(private readonly knex: Knex) {}
+  private readonly knex: Knex;
+
+  constructor(deps: MatchStoreDeps) {
+    this.knex = deps.knex;
+  }
 
   /** Queues a pending delivery for every matching (webhook, change) pair; returns how many were new. */
   async queueMatches(changes: ChangeEvent[], now: Date): Promise<number> {

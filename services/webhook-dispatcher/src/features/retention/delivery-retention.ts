@@ -10,17 +10,29 @@ export interface RetentionResult {
   webhooks: number;
 }
 
+export interface DeliveryRetentionDeps {
+  /** On the `webhooks` schema. */
+  knex: Knex;
+  /** DELIVERY_RETENTION_DAYS */
+  retentionDays: number;
+  now: () => Date;
+}
+
 /**
  * Deletes finished deliveries created more than DELIVERY_RETENTION_DAYS ago, then what only they kept:
  * matched changes no delivery refers to any more, and deleted webhooks without deliveries. A pending
  * delivery is never deleted, however old.
  */
 export class DeliveryRetention {
-  constructor(
-    private readonly knex: Knex,
-    private readonly retentionDays: number,
-    private readonly now: () => Date,
-  ) {}
+  private readonly knex: Knex;
+  private readonly retentionDays: number;
+  private readonly now: () => Date;
+
+  constructor(deps: DeliveryRetentionDeps) {
+    this.knex = deps.knex;
+    this.retentionDays = deps.retentionDays;
+    this.now = deps.now;
+  }
 
   async runOnce(): Promise<RetentionResult> {
     const cutoff = new Date(this.now().getTime() - this.retentionDays * DAY_MS);

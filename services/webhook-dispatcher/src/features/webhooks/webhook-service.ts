@@ -6,7 +6,7 @@ import {
 import { ConflictError, ForbiddenError, NotFoundError, RateLimitedError, ValidationError } from '@timetable/http';
 import type { Logger } from '@timetable/observability';
 import { requireScopeFilter, withPatch } from './webhook-fields.js';
-import type { WebhookDeliveriesStore } from './webhook-deliveries-store.js';
+import type { WebhookDeliveryStore } from './webhook-delivery-store.js';
 import type { WebhookStore } from './webhook-store.js';
 import type { Webhook } from './webhook.js';
 
@@ -23,7 +23,7 @@ export interface DeliveryPage {
 
 export interface WebhookServiceDeps {
   webhooks: WebhookStore;
-  deliveries: WebhookDeliveriesStore;
+  deliveries: WebhookDeliveryStore;
   logger: Logger;
   now: () => Date;
   /** MAX_WEBHOOKS_PER_DEVELOPER */
@@ -33,7 +33,7 @@ export interface WebhookServiceDeps {
 /** The webhook rules: ownership, limits, the scope's filter id, deletion, tests, recovery and the audit trail. */
 export class WebhookService implements WebhookCounter {
   private readonly webhooks: WebhookStore;
-  private readonly deliveries: WebhookDeliveriesStore;
+  private readonly deliveries: WebhookDeliveryStore;
 
   constructor(private readonly deps: WebhookServiceDeps) {
     this.webhooks = deps.webhooks;

@@ -19,15 +19,25 @@ interface WebhookRow {
   updated_at: Date;
 }
 
+export interface WebhookStoreDeps {
+  /** On the `webhooks` schema. */
+  knex: Knex;
+  /** Encrypts secrets on the way in, decrypts them on the way out. */
+  cipher: SecretCipher;
+}
+
 /**
  * Webhooks that are not deleted; a deleted one is kept only as the parent of its failed deliveries.
  * Secrets are encrypted on the way in and decrypted on the way out, so no plaintext reaches the table.
  */
 export class WebhookStore {
-  constructor(
-    private readonly knex: Knex,
-    private readonly cipher: SecretCipher,
-  ) {}
+  private readonly knex: Knex;
+  private readonly cipher: SecretCipher;
+
+  constructor(deps: WebhookStoreDeps) {
+    this.knex = deps.knex;
+    this.cipher = deps.cipher;
+  }
 
   /**
    * Inserts unless the developer already owns `limit` live webhooks. The count and the insert run under a

@@ -19,6 +19,11 @@ interface DeliveryRow {
   created_at: Date;
 }
 
+export interface WebhookDeliveryStoreDeps {
+  /** On the `webhooks` schema. */
+  knex: Knex;
+}
+
 export interface DeliveryPageRequest {
   status?: DeliveryResource['status'];
   page: number;
@@ -46,9 +51,16 @@ where not exists (
   select 1 from deliveries o where o.webhook_id = f.webhook_id and o.change_id = f.change_id and o.status in ('pending', 'delivered')
 )`;
 
-/** The deliveries a webhook's owner sees and the ones they can ask for: tests, redeliveries, recovery. */
-export class WebhookDeliveriesStore {
-  constructor(private readonly knex: Knex) {}
+/**
+ * The deliveries a webhook's owner sees and the ones they can ask for: tests, redeliveries, recovery. The
+ * dispatcher's side of the same table (lease, record, release) is DeliveryStore.
+ */
+export class WebhookDeliveryStore {
+  private readonly knex: Knex;
+
+  constructor(deps: WebhookDeliveryStoreDeps) {
+    this.knex = deps.knex;
+  }
 
   async page(webhookId: string, request: DeliveryPageRequest): Promise<{ deliveries: DeliveryResource[]; total: number }> {
     const filtered = () => {
