@@ -57,24 +57,24 @@ export function createCatalogService(deps: CatalogServiceDeps): Promise<ServiceM
   const { knex, logger, timeZone } = deps;
   const now = deps.now ?? (() => new Date());
   const responses = new ResponseCache(deps.cache, logger);
-  const listings = new EventListingStore(knex);
-  const semesters = new SemestersStore(knex);
+  const listings = new EventListingStore({ knex });
+  const semesters = new SemestersStore({ knex });
   const invalidation = new CatalogInvalidation(deps.cache, logger);
-  const projection = new ProjectionService({ store: new ProjectionStore(knex), invalidation, logger, timeZone });
+  const projection = new ProjectionService({ store: new ProjectionStore({ knex }), invalidation, logger, timeZone });
   const consumer = subscribeProjection(deps.bus, projection);
 
   const routes = Router();
-  routes.use(programsRoutes(new ProgramsService(new ProgramsStore(knex), semesters, listings)));
-  routes.use(semestersRoutes(new SemestersService(semesters, listings), responses));
-  routes.use(coursesRoutes(new CoursesService(new CoursesStore(knex))));
+  routes.use(programsRoutes(new ProgramsService({ programs: new ProgramsStore({ knex }), semesters, listings })));
+  routes.use(semestersRoutes(new SemestersService({ semesters, listings }), responses));
+  routes.use(coursesRoutes(new CoursesService({ courses: new CoursesStore({ knex }) })));
   // Before the rooms routes: /rooms/free must not reach /rooms/:id.
-  routes.use(freeRoomsRoutes(new FreeRoomsStore(knex), responses));
-  routes.use(roomsRoutes(new RoomsService(new RoomsStore(knex), now)));
-  routes.use(instructorsRoutes(new InstructorsService(new InstructorsStore(knex), listings)));
-  routes.use(searchRoutes(new SearchService(new SearchStore(knex))));
-  routes.use(statisticsRoutes(new StatisticsStore(knex)));
-  routes.use(weekRoutes(new WeekService(new WeekStore(knex), timeZone, now), responses));
-  routes.use(icalRoutes(new IcalService({ store: new IcalStore(knex), icalDomain: deps.icalDomain, now }), responses));
+  routes.use(freeRoomsRoutes(new FreeRoomsStore({ knex }), responses));
+  routes.use(roomsRoutes(new RoomsService({ rooms: new RoomsStore({ knex }), now })));
+  routes.use(instructorsRoutes(new InstructorsService({ instructors: new InstructorsStore({ knex }), listings })));
+  routes.use(searchRoutes(new SearchService({ store: new SearchStore({ knex }) })));
+  routes.use(statisticsRoutes(new StatisticsStore({ knex })));
+  routes.use(weekRoutes(new WeekService({ store: new WeekStore({ knex }), timeZone, now }), responses));
+  routes.use(icalRoutes(new IcalService({ store: new IcalStore({ knex }), icalDomain: deps.icalDomain, now }), responses));
 
   return Promise.resolve({
     name: 'catalog-api',

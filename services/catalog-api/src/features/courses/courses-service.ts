@@ -3,8 +3,16 @@ import { NotFoundError } from '@timetable/http';
 import { isUuid } from '../../http/query-values.js';
 import type { CourseFilter, CoursesStore } from './courses-store.js';
 
+export interface CoursesServiceDeps {
+  courses: CoursesStore;
+}
+
 export class CoursesService {
-  constructor(private readonly courses: CoursesStore) {}
+  private readonly courses: CoursesStore;
+
+  constructor(deps: CoursesServiceDeps) {
+    this.courses = deps.courses;
+  }
 
   list(filter: CourseFilter): Promise<CourseResource[]> {
     return this.courses.list(filter);

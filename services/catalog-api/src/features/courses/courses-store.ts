@@ -19,8 +19,17 @@ function toCourse(row: CourseRow): CourseResource {
   return { id: row.id, name: row.name, code: row.code, parentId: row.parent_id, metadata: row.metadata };
 }
 
+export interface CoursesStoreDeps {
+  /** On the catalog schema. */
+  knex: Knex;
+}
+
 export class CoursesStore {
-  constructor(private readonly knex: Knex) {}
+  private readonly knex: Knex;
+
+  constructor(deps: CoursesStoreDeps) {
+    this.knex = deps.knex;
+  }
 
   async list(filter: CourseFilter): Promise<CourseResource[]> {
     const query = this.knex<CourseRow>('courses as c')

@@ -54,12 +54,21 @@ function toListingEntry(row: EventListingRow): OccurrenceResource {
   };
 }
 
+export interface EventListingStoreDeps {
+  /** On the catalog schema. */
+  knex: Knex;
+}
+
 /**
  * Course listings: one entry per event with its first materialised occurrence, in one joined query (no
  * lookups per row). An event none of whose occurrences takes place has nothing to list.
  */
 export class EventListingStore {
-  constructor(private readonly knex: Knex) {}
+  private readonly knex: Knex;
+
+  constructor(deps: EventListingStoreDeps) {
+    this.knex = deps.knex;
+  }
 
   forPeriods(periodIds: string[]): Promise<OccurrenceResource[]> {
     if (periodIds.length === 0) return Promise.resolve([]);

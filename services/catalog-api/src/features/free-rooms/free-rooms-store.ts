@@ -9,8 +9,17 @@ export interface FreeRoomsFilter {
   minCapacity?: number | undefined;
 }
 
+export interface FreeRoomsStoreDeps {
+  /** On the catalog schema. */
+  knex: Knex;
+}
+
 export class FreeRoomsStore {
-  constructor(private readonly knex: Knex) {}
+  private readonly knex: Knex;
+
+  constructor(deps: FreeRoomsStoreDeps) {
+    this.knex = deps.knex;
+  }
 
   /**
    * Rooms no occurrence overlaps in [from, to). Overlap is strict on both ends (starts before `to`, ends

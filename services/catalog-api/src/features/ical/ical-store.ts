@@ -32,8 +32,17 @@ const NAMED_TABLE: Record<keyof OccurrenceFilter, string> = {
   instructorIds: 'instructors',
 };
 
+export interface IcalStoreDeps {
+  /** On the catalog schema. */
+  knex: Knex;
+}
+
 export class IcalStore {
-  constructor(private readonly knex: Knex) {}
+  private readonly knex: Knex;
+
+  constructor(deps: IcalStoreDeps) {
+    this.knex = deps.knex;
+  }
 
   async semester(id: string): Promise<FeedSemester | null> {
     const row: { id: string; name: string; academic_period_id: string | null; short_name: string | null } | undefined = await this.knex(

@@ -4,11 +4,19 @@ import { isUuid } from '../../http/query-values.js';
 import type { EventListingStore } from '../event-listings/event-listing-store.js';
 import type { InstructorsStore } from './instructors-store.js';
 
+export interface InstructorsServiceDeps {
+  instructors: InstructorsStore;
+  listings: EventListingStore;
+}
+
 export class InstructorsService {
-  constructor(
-    private readonly instructors: InstructorsStore,
-    private readonly listings: EventListingStore,
-  ) {}
+  private readonly instructors: InstructorsStore;
+  private readonly listings: EventListingStore;
+
+  constructor(deps: InstructorsServiceDeps) {
+    this.instructors = deps.instructors;
+    this.listings = deps.listings;
+  }
 
   list(search: string | undefined): Promise<InstructorResource[]> {
     return this.instructors.list({ search });

@@ -13,8 +13,17 @@ function toInstructor(row: InstructorRow): InstructorResource {
   return { id: row.id, name: row.name, email: row.email, tags: row.tags };
 }
 
+export interface InstructorsStoreDeps {
+  /** On the catalog schema. */
+  knex: Knex;
+}
+
 export class InstructorsStore {
-  constructor(private readonly knex: Knex) {}
+  private readonly knex: Knex;
+
+  constructor(deps: InstructorsStoreDeps) {
+    this.knex = deps.knex;
+  }
 
   async list(filter: { search?: string }): Promise<InstructorResource[]> {
     const query = this.knex<InstructorRow>('instructors').orderByRaw('lower(name), name, id');

@@ -5,12 +5,22 @@ import type { EventListingStore } from '../event-listings/event-listing-store.js
 import type { SemestersStore } from '../semesters/semesters-store.js';
 import type { ProgramFilter, ProgramsStore } from './programs-store.js';
 
+export interface ProgramsServiceDeps {
+  programs: ProgramsStore;
+  semesters: SemestersStore;
+  listings: EventListingStore;
+}
+
 export class ProgramsService {
-  constructor(
-    private readonly programs: ProgramsStore,
-    private readonly semesters: SemestersStore,
-    private readonly listings: EventListingStore,
-  ) {}
+  private readonly programs: ProgramsStore;
+  private readonly semesters: SemestersStore;
+  private readonly listings: EventListingStore;
+
+  constructor(deps: ProgramsServiceDeps) {
+    this.programs = deps.programs;
+    this.semesters = deps.semesters;
+    this.listings = deps.listings;
+  }
 
   list(filter: ProgramFilter): Promise<ProgramResource[]> {
     return this.programs.list(filter);

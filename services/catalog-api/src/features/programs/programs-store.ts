@@ -32,8 +32,17 @@ function toProgram(row: ProgramRow): ProgramResource {
   };
 }
 
+export interface ProgramsStoreDeps {
+  /** On the catalog schema. */
+  knex: Knex;
+}
+
 export class ProgramsStore {
-  constructor(private readonly knex: Knex) {}
+  private readonly knex: Knex;
+
+  constructor(deps: ProgramsStoreDeps) {
+    this.knex = deps.knex;
+  }
 
   async list(filter: ProgramFilter): Promise<ProgramResource[]> {
     const query = this.knex<ProgramRow>('programs').where('is_active', filter.active).orderByRaw('lower(name), name, id');

@@ -11,9 +11,18 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return result;
 }
 
+export interface ProjectionWriterDeps {
+  /** The transaction of the batch. */
+  trx: Knex.Transaction;
+}
+
 /** The writes of one projected batch, all inside one transaction. */
 export class ProjectionWriter {
-  constructor(private readonly trx: Knex.Transaction) {}
+  private readonly trx: Knex.Transaction;
+
+  constructor(deps: ProjectionWriterDeps) {
+    this.trx = deps.trx;
+  }
 
   /**
    * Inserts or updates rows by id and returns the ids actually written: a row whose content hash is
@@ -63,10 +72,19 @@ export class ProjectionWriter {
   }
 }
 
+export interface ProjectionStoreDeps {
+  /** On the catalog schema. */
+  knex: Knex;
+}
+
 export class ProjectionStore {
-  constructor(private readonly knex: Knex) {}
+  private readonly knex: Knex;
+
+  constructor(deps: ProjectionStoreDeps) {
+    this.knex = deps.knex;
+  }
 
   transaction<T>(work: (writer: ProjectionWriter) => Promise<T>): Promise<T> {
-    return this.knex.transaction((trx) => work(new ProjectionWriter(trx)));
+    return this.knex.transaction((trx) => work(new ProjectionWriter({ trx })));
   }
 }

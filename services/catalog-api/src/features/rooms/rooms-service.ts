@@ -13,11 +13,19 @@ export interface RoomSchedule {
   courses: RoomScheduleEntry[];
 }
 
+export interface RoomsServiceDeps {
+  rooms: RoomsStore;
+  now: () => Date;
+}
+
 export class RoomsService {
-  constructor(
-    private readonly rooms: RoomsStore,
-    private readonly now: () => Date,
-  ) {}
+  private readonly rooms: RoomsStore;
+  private readonly now: () => Date;
+
+  constructor(deps: RoomsServiceDeps) {
+    this.rooms = deps.rooms;
+    this.now = deps.now;
+  }
 
   list(filter: RoomFilter): Promise<RoomResource[]> {
     return this.rooms.list(filter);

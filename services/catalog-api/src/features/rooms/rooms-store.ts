@@ -28,8 +28,17 @@ export function toRoom(row: RoomRow): RoomResource {
   return { id: row.id, name: row.name, building: row.building, campus: row.campus, capacity: row.capacity, tags: row.tags };
 }
 
+export interface RoomsStoreDeps {
+  /** On the catalog schema. */
+  knex: Knex;
+}
+
 export class RoomsStore {
-  constructor(private readonly knex: Knex) {}
+  private readonly knex: Knex;
+
+  constructor(deps: RoomsStoreDeps) {
+    this.knex = deps.knex;
+  }
 
   async list(filter: RoomFilter): Promise<RoomResource[]> {
     const query = this.knex<RoomRow>('rooms').orderByRaw('lower(name), name, id');

@@ -4,8 +4,16 @@ import type { SearchStore } from './search-store.js';
 export const SEARCH_BUCKET_LIMIT = 20;
 export const SEARCH_MIN_LENGTH = 2;
 
+export interface SearchServiceDeps {
+  store: SearchStore;
+}
+
 export class SearchService {
-  constructor(private readonly store: SearchStore) {}
+  private readonly store: SearchStore;
+
+  constructor(deps: SearchServiceDeps) {
+    this.store = deps.store;
+  }
 
   /** Fewer than 2 characters: four empty buckets. With a type, only that bucket is searched. */
   async search(rawTerm: string, type: SearchKind | undefined): Promise<SearchResults> {

@@ -2,9 +2,18 @@ import type { SearchResults } from '@timetable/contracts';
 import type { Knex } from '@timetable/db';
 import { containsPattern } from '../../sql/contains-pattern.js';
 
+export interface SearchStoreDeps {
+  /** On the catalog schema. */
+  knex: Knex;
+}
+
 /** Each bucket's case-insensitive contains match, sorted by name, at most `limit` rows. */
 export class SearchStore {
-  constructor(private readonly knex: Knex) {}
+  private readonly knex: Knex;
+
+  constructor(deps: SearchStoreDeps) {
+    this.knex = deps.knex;
+  }
 
   courses(term: string, limit: number): Promise<SearchResults['courses']> {
     const pattern = containsPattern(term);

@@ -4,11 +4,19 @@ import { isUuid } from '../../http/query-values.js';
 import type { EventListingStore } from '../event-listings/event-listing-store.js';
 import type { SemestersStore } from './semesters-store.js';
 
+export interface SemestersServiceDeps {
+  semesters: SemestersStore;
+  listings: EventListingStore;
+}
+
 export class SemestersService {
-  constructor(
-    private readonly semesters: SemestersStore,
-    private readonly listings: EventListingStore,
-  ) {}
+  private readonly semesters: SemestersStore;
+  private readonly listings: EventListingStore;
+
+  constructor(deps: SemestersServiceDeps) {
+    this.semesters = deps.semesters;
+    this.listings = deps.listings;
+  }
 
   list(programId: string | undefined): Promise<SemesterResource[]> {
     return this.semesters.list({ programId });

@@ -27,9 +27,18 @@ function toSemester(row: SemesterRow): SemesterResource {
   };
 }
 
+export interface SemestersStoreDeps {
+  /** On the catalog schema. */
+  knex: Knex;
+}
+
 /** Semesters always come with their program ({id, name, shortName}), joined in the same query. */
 export class SemestersStore {
-  constructor(private readonly knex: Knex) {}
+  private readonly knex: Knex;
+
+  constructor(deps: SemestersStoreDeps) {
+    this.knex = deps.knex;
+  }
 
   async list(filter: { programId?: string }): Promise<SemesterResource[]> {
     const query = this.select().orderByRaw('lower(p.name), s.program_id, s.number, s.id');

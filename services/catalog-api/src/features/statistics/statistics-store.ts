@@ -1,8 +1,17 @@
 import type { CatalogStatistics } from '@timetable/contracts';
 import type { Knex } from '@timetable/db';
 
+export interface StatisticsStoreDeps {
+  /** On the catalog schema. */
+  knex: Knex;
+}
+
 export class StatisticsStore {
-  constructor(private readonly knex: Knex) {}
+  private readonly knex: Knex;
+
+  constructor(deps: StatisticsStoreDeps) {
+    this.knex = deps.knex;
+  }
 
   /** One round trip; programs counts only active ones, the others are plain row counts. */
   async counts(): Promise<CatalogStatistics> {

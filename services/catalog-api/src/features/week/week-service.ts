@@ -6,12 +6,23 @@ import type { WeekOccurrenceRow, WeekStore } from './week-store.js';
 
 const MS_PER_MINUTE = 60_000;
 
+export interface WeekServiceDeps {
+  store: WeekStore;
+  /** IANA zone of weeks (TIME_ZONE). */
+  timeZone: string;
+  now: () => Date;
+}
+
 export class WeekService {
-  constructor(
-    private readonly store: WeekStore,
-    private readonly timeZone: string,
-    private readonly now: () => Date,
-  ) {}
+  private readonly store: WeekStore;
+  private readonly timeZone: string;
+  private readonly now: () => Date;
+
+  constructor(deps: WeekServiceDeps) {
+    this.store = deps.store;
+    this.timeZone = deps.timeZone;
+    this.now = deps.now;
+  }
 
   currentLabel(): string {
     return isoWeekOf(this.now(), this.timeZone).label;

@@ -18,8 +18,17 @@ export interface WeekOccurrenceRow {
   note: string | null;
 }
 
+export interface WeekStoreDeps {
+  /** On the catalog schema. */
+  knex: Knex;
+}
+
 export class WeekStore {
-  constructor(private readonly knex: Knex) {}
+  private readonly knex: Knex;
+
+  constructor(deps: WeekStoreDeps) {
+    this.knex = deps.knex;
+  }
 
   /** Occurrences starting in [start, endExclusive): an index range scan on start_time. */
   async occurrences(start: Date, endExclusive: Date, filter: OccurrenceFilter): Promise<WeekOccurrenceRow[]> {
