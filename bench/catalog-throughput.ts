@@ -6,9 +6,10 @@
 import os from 'node:os';
 import path from 'node:path';
 import { isoWeekOf } from '@timetable/calendar';
-import { CATALOG_CACHE_NAMESPACE } from '@timetable/catalog-api';
+import { RESPONSE_NAMESPACE } from '@timetable/cache';
 import { PERSONAL_FEED_MAX_IDS, type OccurrenceResource, type SemesterResource } from '@timetable/contracts';
 import { captureResponse, startBareServer } from './support/bare-server.js';
+import { formatProfile, profileWhile, type ProfileSummary } from './support/cpu-profile.js';
 import { startBenchSystem, type BenchSystem } from './support/bench-system.js';
 import { loadTest } from './support/load-test.js';
 import { formatReport, writeReport, type BenchReport, type ColdRender, type RouteMeasurement } from './support/report.js';
@@ -18,6 +19,11 @@ const DURATION_SECONDS = Number(process.env.BENCH_DURATION_SECONDS ?? 5);
 const WARMUP_SECONDS = 1;
 const COLD_SAMPLES = 5;
 const RESULT_FILE = path.join(import.meta.dirname, 'results', 'latest.json');
+/** BENCH_PROFILE=1: after each measured run, one more run under the CPU profiler (its numbers are not reported). */
+const PROFILE = process.env.BENCH_PROFILE === '1';
+const REST_SECONDS = 2;
+/** BENCH_ONLY=<text>: measure only the routes whose name contains it. */
+const ONLY = process.env.BENCH_ONLY;
 
 async function json<T>(url: string): Promise<T> {
   const response = await fetch(url);
@@ -67,7 +73,7 @@ async function measureColdIcal(bench: BenchSystem, name: string, icalPath: strin
   const first = await timedGet(url);
   const samplesMs: number[] = [];
   for (let sample = 0; sample < COLD_SAMPLES; sample += 1) {
-    await bench.system.context.cache.bump(CATALOG_CACHE_NAMESPACE);
+    await bench.system.context.cache.bump(RESPONSE_NAMESPACE);
     samplesMs.push((await timedGet(url)).ms);
   }
   const sorted = [...samplesMs].sort((a, b) => a - b);
@@ -81,11 +87,16 @@ async function measureColdIcal(bench: BenchSystem, name: string, icalPath: strin
   };
 }
 
-async function measureRoute(bench: BenchSystem, name: string, routePath: string): Promise<RouteMeasurement> {
+async function measureRoute(bench: BenchSystem, name: string, routePath: string, profiles: Record<string, ProfileSummary>): Promise<RouteMeasurement> {
   const url = `${bench.api}${routePath}`;
   const captured = await captureResponse(url);
   await loadTest({ url, connections: CONNECTIONS, durationSeconds: WARMUP_SECONDS });
   const gateway = await loadTest({ url, connections: CONNECTIONS, durationSeconds: DURATION_SECONDS });
+  if (PROFILE) {
+    const file = path.join(import.meta.dirname, 'results', `${name.replace(/[^\w]+/g, '-').replace(/^-|-$/g, '')}.cpuprofile`);
+    const { summary } = await profileWhile(file, () => loadTest({ url, connections: CONNECTIONS, durationSeconds: DURATION_SECONDS }));
+    profiles[name] = summary;
+  }
   const bareServer = await startBareServer(captured);
   try {
     await loadTest({ url: bareServer.url, connections: CONNECTIONS, durationSeconds: WARMUP_SECONDS });
@@ -101,6 +112,8 @@ async function main(): Promise<void> {
   process.stdout.write('starting the embedded system and waiting for the first sync...\n');
   const bench = await startBenchSystem(process.env);
   try {
+    await new Promise((resolve) => setTimeout(resolve, REST_SECONDS * 1000));
+    const restRssBytes = process.memoryUsage().rss;
     const { semesterId, week, personalFeedPath, personalCourses } = await pickTargets(bench.api);
     const personalFeed = `/ical?courseIds=<${personalCourses} courses>`;
     const icalCold = [
@@ -108,14 +121,17 @@ async function main(): Promise<void> {
       await measureColdIcal(bench, personalFeed, personalFeedPath),
     ];
     const routes: RouteMeasurement[] = [];
+    const profiles: Record<string, ProfileSummary> = {};
     for (const [name, routePath] of [
+      [`/week/${week}?groupIds=<one group>`, `/week/${week}?groupIds=${semesterId}`],
       [`/week/${week}`, `/week/${week}`],
       ['/semesters/:id/courses', `/semesters/${semesterId}/courses`],
       ['/ical/:semesterId (cached)', `/ical/${semesterId}`],
       [`${personalFeed} (cached)`, personalFeedPath],
     ] as const) {
+      if (ONLY && !name.includes(ONLY)) continue;
       process.stdout.write(`measuring ${name}...\n`);
-      routes.push(await measureRoute(bench, name, routePath));
+      routes.push(await measureRoute(bench, name, routePath, profiles));
     }
     const report: BenchReport = {
       startedAt,
@@ -124,10 +140,12 @@ async function main(): Promise<void> {
       connections: CONNECTIONS,
       durationSeconds: DURATION_SECONDS,
       readyMs: bench.readyMs,
+      restRssBytes,
       routes,
       icalCold,
     };
     process.stdout.write(`\n${formatReport(report)}\n`);
+    for (const [name, summary] of Object.entries(profiles)) process.stdout.write(`\n${formatProfile(name, summary)}\n`);
     await writeReport(RESULT_FILE, report);
     process.stdout.write(`\nwritten to ${path.relative(process.cwd(), RESULT_FILE)}\n`);
   } finally {

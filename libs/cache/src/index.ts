@@ -5,3 +5,4 @@ export { parseRateTiers, decide, type RateTier, type RateDecision, type RateLimi
 export { MemoryRateLimiter } from './memory-rate-limiter.js';
 export { RedisRateLimiter } from './redis-rate-limiter.js';
 export { createRedisConnection, type RedisConnectionSettings } from './redis-connection.js';
+export { ResponseStore, RESPONSE_NAMESPACE, requestUrlKey, etagMatches, type StoredResponse } from './response-store.js';

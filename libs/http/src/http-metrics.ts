@@ -14,6 +14,15 @@ const requestsTotal = counter({
   labelNames: ['service', 'method', 'route', 'status'],
 });
 
+/**
+ * One answered request, for handlers that answer outside Express (the gateway's cached reads): the same
+ * series as the middleware below, so dashboards see one set of numbers whichever path answered.
+ */
+export function observeRequest(labels: { service: string; method: string; route: string; status: string }, seconds: number): void {
+  requestDuration.observe(labels, seconds);
+  requestsTotal.inc(labels);
+}
+
 /** Labels by route pattern, not raw path, so ids do not explode the label set. */
 export function httpMetrics(service: string): RequestHandler {
   return (req, res, next) => {

@@ -1,4 +1,3 @@
 export { createCatalogService, type CatalogServiceDeps } from './create-catalog-service.js';
 export { CATALOG_SCHEMA, catalogMigrations } from './migrations/index.js';
 export { loadCatalogConfig, icalDomainOf, type CatalogConfig } from './config.js';
-export { CATALOG_CACHE_NAMESPACE } from './http/cached-response.js';

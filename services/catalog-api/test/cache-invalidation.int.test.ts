@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryCache } from '@timetable/cache';
 import { metricsRegistry } from '@timetable/observability';
-import { CATALOG_CACHE_NAMESPACE } from '../src/index.js';
+import { RESPONSE_NAMESPACE } from '@timetable/cache';
 import { startCatalog, stateOf, type CatalogHarness } from './support/catalog-harness.js';
 import { events, universityStates } from './support/university-fixture.js';
 
@@ -50,16 +50,16 @@ afterAll(() => catalog.close());
 
 describe('a cache invalidation that fails after the catalog committed', () => {
   it('keeps the committed batch, counts the failure and retries the bump until it succeeds', async () => {
-    const version = await cache.version(CATALOG_CACHE_NAMESPACE);
+    const version = await cache.version(RESPONSE_NAMESPACE);
     const failuresBefore = await failures();
     cache.bumpsFailing = true;
     await catalog.publish([stateOf({ type: 'event', data: { ...events.uebungOnce, title: 'Verlegt' } })]);
     expect((await catalog.knex('events').where('id', events.uebungOnce.id).first()).title).toBe('Verlegt');
     expect(await failures()).toBeGreaterThan(failuresBefore);
-    expect(await cache.version(CATALOG_CACHE_NAMESPACE)).toBe(version);
+    expect(await cache.version(RESPONSE_NAMESPACE)).toBe(version);
 
     cache.bumpsFailing = false;
-    await eventually(async () => (await cache.version(CATALOG_CACHE_NAMESPACE)) > version);
+    await eventually(async () => (await cache.version(RESPONSE_NAMESPACE)) > version);
   });
 
   it('stores no response longer than 60 seconds, whatever the route asks', async () => {

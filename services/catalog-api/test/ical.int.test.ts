@@ -1,6 +1,6 @@
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOG_CACHE_NAMESPACE } from '../src/index.js';
+import { RESPONSE_NAMESPACE } from '@timetable/cache';
 import { ICAL_DOMAIN, startCatalog, stateOf, type CatalogHarness } from './support/catalog-harness.js';
 import { events, ids, universityStates } from './support/university-fixture.js';
 
@@ -43,7 +43,7 @@ async function feed(semesterId: string): Promise<{ name: string; events: FeedEve
 // Feeds depend on "now"; a new clock needs a fresh cache generation, as a projected change would give.
 async function setNow(iso: string): Promise<void> {
   catalog.clock.now = new Date(iso);
-  await catalog.cache.bump(CATALOG_CACHE_NAMESPACE);
+  await catalog.cache.bump(RESPONSE_NAMESPACE);
 }
 
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOG_CACHE_NAMESPACE } from '../src/index.js';
+import { RESPONSE_NAMESPACE } from '@timetable/cache';
 import { ICAL_DOMAIN, startCatalog, stateOf, type CatalogHarness } from './support/catalog-harness.js';
 import { parseCalendar, type ParsedFeedEvent } from './support/parse-feed.js';
 import { events, ids, universityStates } from './support/university-fixture.js';
@@ -104,13 +104,13 @@ describe('/ical personal feed VEVENTs', () => {
 
   it('covers the next 365 days from now only', async () => {
     catalog.clock.now = new Date('2026-03-24T00:00:00.000Z');
-    await catalog.cache.bump(CATALOG_CACHE_NAMESPACE);
+    await catalog.cache.bump(RESPONSE_NAMESPACE);
     try {
       const starts = (await personal(`courseIds=${ids.mathe}`)).events.map((event) => event.start);
       expect(starts[0]).toBe('2026-03-30T08:00:00.000Z');
     } finally {
       catalog.clock.now = new Date('2026-03-01T00:00:00.000Z');
-      await catalog.cache.bump(CATALOG_CACHE_NAMESPACE);
+      await catalog.cache.bump(RESPONSE_NAMESPACE);
     }
   });
 });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EntityState } from '@timetable/contracts';
 import { RefusedEventError } from '@timetable/events';
-import { CATALOG_CACHE_NAMESPACE } from '../src/index.js';
+import { RESPONSE_NAMESPACE } from '@timetable/cache';
 import { startCatalog, stateOf, type CatalogHarness } from './support/catalog-harness.js';
 import { events, ids, universityStates } from './support/university-fixture.js';
 
@@ -42,11 +42,11 @@ describe('projection of entity states', () => {
 
   it('changes nothing when the same batch is replayed twice, and does not bump the cache version', async () => {
     const before = await snapshot();
-    const version = await catalog.cache.version(CATALOG_CACHE_NAMESPACE);
+    const version = await catalog.cache.version(RESPONSE_NAMESPACE);
     await catalog.publish(universityStates);
     await catalog.publish(universityStates);
     expect(await snapshot()).toEqual(before);
-    expect(await catalog.cache.version(CATALOG_CACHE_NAMESPACE)).toBe(version);
+    expect(await catalog.cache.version(RESPONSE_NAMESPACE)).toBe(version);
   });
 
   it('applies only the last state of a key within one batch', async () => {
@@ -59,7 +59,7 @@ describe('projection of entity states', () => {
 
   it('on update keeps created_at, takes updated_at from the state, raises sequence, replaces occurrences and bumps the cache version', async () => {
     const before = await catalog.knex('events').where('id', ids.matheSpring).first();
-    const version = await catalog.cache.version(CATALOG_CACHE_NAMESPACE);
+    const version = await catalog.cache.version(RESPONSE_NAMESPACE);
     const moved = { ...events.matheSpring, dtstart: '2026-03-16T12:00:00', recurrenceRule: 'FREQ=WEEKLY;INTERVAL=1;UNTIL=20260323T110000Z' };
     await catalog.publish([stateOf({ type: 'event', data: moved, updatedAt: '2026-02-01T08:00:00.000Z' })]);
     const after = await catalog.knex('events').where('id', ids.matheSpring).first();
@@ -68,7 +68,7 @@ describe('projection of entity states', () => {
     expect(after.sequence).toBe(before.sequence + 1);
     const starts = await catalog.knex('occurrences').where('event_id', ids.matheSpring).orderBy('start_time').pluck('start_time');
     expect(starts.map((start: Date) => start.toISOString())).toEqual(['2026-03-16T11:00:00.000Z', '2026-03-23T11:00:00.000Z']);
-    expect(await catalog.cache.version(CATALOG_CACHE_NAMESPACE)).toBe(version + 1);
+    expect(await catalog.cache.version(RESPONSE_NAMESPACE)).toBe(version + 1);
     await catalog.publish([stateOf({ type: 'event', data: events.matheSpring, updatedAt: '2026-02-02T08:00:00.000Z' })]);
   });
 

@@ -1,7 +1,8 @@
-import express, { Router, type Express } from 'express';
+import type { RequestListener } from 'node:http';
+import express, { Router } from 'express';
 import * as contracts from '@timetable/contracts';
 import type { ApiRoute, KeyVerifier } from '@timetable/contracts';
-import type { RateLimiter, RateTier } from '@timetable/cache';
+import type { RateLimiter, RateTier, ResponseStore } from '@timetable/cache';
 import type { EventBus } from '@timetable/events';
 import { createServiceApp, type DeveloperIdentity, type ReadinessCheck } from '@timetable/http';
 import type { Logger } from '@timetable/observability';
@@ -11,8 +12,10 @@ import { asyncApiRoute } from './features/asyncapi/asyncapi-route.js';
 import { authenticateApiKey } from './features/authentication/authenticate-api-key.js';
 import { stripIdentityHeaders } from './features/authentication/strip-identity-headers.js';
 import { docsRoutes } from './features/docs/docs-routes.js';
+import { cachedReads } from './features/cached-reads/cached-reads.js';
 import { buildOpenApiDocument } from './features/openapi/openapi-document.js';
 import { openApiRoute } from './features/openapi/openapi-route.js';
+import { PublicReadLimit } from './features/rate-limit/public-read-limit.js';
 import { rateLimitPublicReads } from './features/rate-limit/rate-limit-public-reads.js';
 import { EndpointPatterns } from './features/usage/endpoint-patterns.js';
 import { recordUsage } from './features/usage/record-usage.js';
@@ -28,6 +31,11 @@ export interface GatewayDeps {
   identity: DeveloperIdentity;
   rateLimiter: RateLimiter;
   rateTiers: RateTier[];
+  /**
+   * The response store the catalog renders into (the same cache, same key prefix): repeated anonymous GETs
+   * are answered from it in front of Express. Absent: every request takes the Express path.
+   */
+  responses?: ResponseStore;
   /** Where usage events go (topics.usage). */
   bus: EventBus;
   /** Absolute external base URL without a trailing slash. */
@@ -39,17 +47,20 @@ export interface GatewayDeps {
 }
 
 /**
- * The only public entry. Order matters: legacy redirects answer before anything else (a legacy host
- * gets a 301 even for /health), forged identity headers are dropped before any handler sees them, then
- * the service app adds request ids, logs, metrics, /health, /ready, /metrics, the documents (OpenAPI,
- * AsyncAPI, /docs), and under /v1/timetable: API keys, usage recording, read limits, and finally the services.
+ * The only public entry. A repeated anonymous GET that the catalog already rendered is answered by the
+ * cached-read path before Express sees it; everything else goes through Express, where order matters: legacy
+ * redirects answer before anything else (a legacy host gets a 301 even for /health), forged identity
+ * headers are dropped before any handler sees them, then the service app adds request ids, logs, metrics,
+ * /health, /ready, /metrics, the documents (OpenAPI, AsyncAPI, /docs), and under /v1/timetable: API keys,
+ * usage recording, read limits, and finally the services.
  */
-export function createGatewayApp(deps: GatewayDeps): Express {
+export function createGatewayApp(deps: GatewayDeps): RequestListener {
   const apiRoutes = deps.apiRoutes ?? contracts.allApiRoutes;
+  const limit = new PublicReadLimit({ rateLimiter: deps.rateLimiter, rateTiers: deps.rateTiers, logger: deps.logger });
   const edge = Router();
   edge.use(authenticateApiKey({ keyVerifier: deps.keyVerifier, identity: deps.identity, logger: deps.logger }));
   edge.use(recordUsage({ bus: deps.bus, patterns: new EndpointPatterns(apiRoutes), logger: deps.logger }));
-  edge.use(rateLimitPublicReads({ rateLimiter: deps.rateLimiter, rateTiers: deps.rateTiers, logger: deps.logger }));
+  edge.use(rateLimitPublicReads(limit));
   for (const upstream of deps.upstreams) edge.use(upstream);
 
   const serviceApp = createServiceApp({
@@ -71,5 +82,14 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   gateway.use(legacyRedirects({ publicBaseUrl: deps.publicBaseUrl, legacyHosts: deps.legacyHosts }));
   gateway.use(stripIdentityHeaders);
   gateway.use(serviceApp);
-  return gateway;
+  if (!deps.responses) return gateway;
+
+  const fastPath = cachedReads({
+    responses: deps.responses,
+    limit,
+    trustProxy: gateway.get('trust proxy fn') as (address: string, hop: number) => boolean,
+    legacyHosts: deps.legacyHosts,
+    logger: deps.logger,
+  });
+  return (req, res) => fastPath(req, res, () => void gateway(req, res));
 }

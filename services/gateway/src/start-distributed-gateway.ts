@@ -1,4 +1,4 @@
-import { createRedisConnection, MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from '@timetable/cache';
+import { createRedisConnection, MemoryRateLimiter, RedisCache, RedisRateLimiter, ResponseStore, type RateLimiter } from '@timetable/cache';
 import { ALL_TOPICS } from '@timetable/contracts';
 import { InProcessBus, KafkaBus, type EventBus } from '@timetable/events';
 import { DeveloperIdentity, listen } from '@timetable/http';
@@ -52,6 +52,9 @@ export async function startDistributedGateway(config: GatewayConfig, logger: Log
     identity: new DeveloperIdentity(config.INTERNAL_AUTH_SECRET),
     rateLimiter,
     rateTiers: config.RATE_LIMITS,
+    // The catalog's rendered responses, when both share REDIS_URL and REDIS_KEY_PREFIX; without Redis every
+    // request takes the Express path to the services.
+    ...(redis ? { responses: new ResponseStore(new RedisCache(redis)) } : {}),
     bus,
     publicBaseUrl: config.publicBaseUrl,
     legacyHosts: config.LEGACY_HOSTS,

@@ -1,3 +1,4 @@
+import { ResponseStore } from '@timetable/cache';
 import { createGatewayApp } from '@timetable/gateway';
 import { listen } from '@timetable/http';
 import { InProcessBus } from '@timetable/events';
@@ -44,6 +45,7 @@ export async function startEmbeddedSystem(
       identity: context.identity,
       rateLimiter: context.rateLimiter,
       rateTiers: config.RATE_LIMITS,
+      responses: new ResponseStore(context.cache),
       bus,
       publicBaseUrl: config.publicBaseUrl,
       legacyHosts: config.LEGACY_HOSTS,

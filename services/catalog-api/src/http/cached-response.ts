@@ -1,12 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
-import type { Cache } from '@timetable/cache';
+import { etagMatches, requestUrlKey, ResponseStore, type Cache, type StoredResponse } from '@timetable/cache';
 import type { Logger } from '@timetable/observability';
-
-/** Bumped by the projection after every batch that changed something: all cached bodies expire at once. */
-export const CATALOG_CACHE_NAMESPACE = 'catalog';
-
-const NEWLINE = 0x0a;
 
 /**
  * No entry is kept longer than this, whatever its route asks: should a version bump fail after the catalog
@@ -20,6 +15,11 @@ export interface CachedBody {
   contentType: string;
   cacheControl: string;
   ttlSeconds: number;
+  /**
+   * Whether the body is a function of the request URL alone, so the gateway may answer the same URL from the
+   * cache without asking this service. False for answers that depend on the clock (`/week/current`).
+   */
+  sameForUrl?: boolean;
   render(): Promise<string>;
 }
 
@@ -27,56 +27,53 @@ function etagOf(body: Buffer): string {
   return `"${createHash('sha1').update(body).digest('base64url')}"`;
 }
 
-// Stored as `<etag>\n<body>`, so a hit needs neither hashing nor JSON work.
-function decode(stored: Buffer | null): { etag: string; body: Buffer } | null {
-  if (!stored) return null;
-  const newline = stored.indexOf(NEWLINE);
-  if (newline < 0) return null;
-  return { etag: stored.subarray(0, newline).toString('latin1'), body: stored.subarray(newline + 1) };
-}
-
-function matches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  return ifNoneMatch.split(',').some((candidate) => {
-    const tag = candidate.trim().replace(/^W\//, '');
-    return tag === '*' || tag === etag;
-  });
-}
-
 /**
- * Serves the hot GET routes from the Cache port, keyed by the catalog version, with an ETag and 304 for
- * a matching If-None-Match. A failing cache only costs speed: the body is rendered instead.
+ * Serves the hot GET routes from the shared response store, keyed by the catalog version, with an ETag and
+ * 304 for a matching If-None-Match. Each answer is also stored under its exact request URL, which is what
+ * the gateway's cached-read path looks up (docs/performance.md). A failing cache only costs speed: the body
+ * is rendered instead.
  */
 export class ResponseCache {
+  private readonly store: ResponseStore;
+
   constructor(
-    private readonly cache: Cache,
+    cache: Cache,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.store = new ResponseStore(cache);
+  }
 
   async send(req: Request, res: Response, options: CachedBody): Promise<void> {
-    const version = await this.cache.version(CATALOG_CACHE_NAMESPACE).catch((error: unknown) => this.failed(error, -1));
-    const key = `catalog:v${version}:${options.key}`;
-    let entry = version < 0 ? null : decode(await this.cache.get(key).catch((error: unknown) => this.failed(error, null)));
+    const version = await this.store.version().catch((error: unknown) => this.failed(error, -1));
+    let entry = version < 0 ? null : await this.store.get(version, options.key).catch((error: unknown) => this.failed(error, null));
     if (!entry) {
       const body = Buffer.from(await options.render(), 'utf8');
-      entry = { etag: etagOf(body), body };
-      if (version >= 0) {
-        const stored = Buffer.concat([Buffer.from(`${entry.etag}\n`, 'latin1'), body]);
-        await this.cache.set(key, stored, Math.min(options.ttlSeconds, MAX_ENTRY_SECONDS)).catch((error: unknown) => this.failed(error, undefined));
-      }
+      entry = { etag: etagOf(body), contentType: options.contentType, cacheControl: options.cacheControl, route: routeOf(req), body };
+      if (version >= 0) await this.remember(version, options.key, entry, options.ttlSeconds);
     }
+    if (version >= 0 && options.sameForUrl !== false) await this.remember(version, requestUrlKey(req.originalUrl), entry, options.ttlSeconds);
     res.setHeader('ETag', entry.etag);
-    res.setHeader('Cache-Control', options.cacheControl);
-    if (matches(req.headers['if-none-match'], entry.etag)) {
+    res.setHeader('Cache-Control', entry.cacheControl);
+    if (etagMatches(req.headers['if-none-match'], entry.etag)) {
       res.status(304).end();
       return;
     }
-    res.setHeader('Content-Type', options.contentType);
+    res.setHeader('Content-Type', entry.contentType);
     res.send(entry.body);
+  }
+
+  private async remember(version: number, key: string, entry: StoredResponse, ttlSeconds: number): Promise<void> {
+    await this.store.set(version, key, entry, Math.min(ttlSeconds, MAX_ENTRY_SECONDS)).catch((error: unknown) => this.failed(error, undefined));
   }
 
   private failed<T>(error: unknown, fallback: T): T {
     this.logger.warn({ err: error }, 'response cache unavailable');
     return fallback;
   }
+}
+
+/** The Express route pattern under its mount point (`/v1/timetable/week/:week`), as the request metrics label it. */
+function routeOf(req: Request): string {
+  const pattern: unknown = req.route?.path;
+  return typeof pattern === 'string' ? `${req.baseUrl}${pattern}` : req.path;
 }

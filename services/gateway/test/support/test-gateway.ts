@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Router } from 'express';
-import { MemoryRateLimiter, parseRateTiers, type RateLimiter } from '@timetable/cache';
+import { MemoryRateLimiter, parseRateTiers, type RateLimiter, type ResponseStore } from '@timetable/cache';
 import { topics, type ApiRoute, type UsageEvent } from '@timetable/contracts';
 import { InProcessBus, type EventBus } from '@timetable/events';
 import { createGatewayApp, type GatewayDeps } from '@timetable/gateway';
@@ -34,6 +34,8 @@ export interface TestGatewayOptions {
   /** Replaces the in-process bus (whose usage events land in `usage`). */
   bus?: EventBus;
   upstreams?: (identity: DeveloperIdentity) => Router[];
+  /** Turns the cached-read path on, reading from this store. */
+  responses?: ResponseStore;
 }
 
 /** A gateway on a free port in front of fake services, with a fake key store and a captured usage topic. */
@@ -66,6 +68,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     legacyHosts: options.legacyHosts ?? [],
     trustProxy: options.trustProxy ?? false,
     ...(options.apiRoutes ? { apiRoutes: options.apiRoutes } : {}),
+    ...(options.responses ? { responses: options.responses } : {}),
   });
   const server: RunningServer = await listen(app, 0, '127.0.0.1');
   return {

@@ -40,9 +40,22 @@ describe('public reads are rate limited per client: the request past the limit a
     expect(remaining).toBeLessThan(limit);
     expect(Number(first.headers.get('ratelimit-reset'))).toBeGreaterThan(0);
 
-    for (let i = 0; i < remaining; i++) expect((await client.get('/statistics')).status).toBe(200);
+    // A rendered week: from its second request on, the gateway's cached-read path answers it. Each request
+    // is charged exactly once, whichever path answers it.
+    for (let i = remaining - 1; i >= 0; i--) {
+      const read = await client.get('/week/2026-W12');
+      expect(read.status).toBe(200);
+      expect(read.headers.get('ratelimit-remaining')).toBe(String(i));
+    }
+    const limitedCachedRead = await client.get('/week/2026-W12');
+    expectError(limitedCachedRead, 429, 'RATE_LIMITED');
     const limited = await client.get('/programs');
     expectError(limited, 429, 'RATE_LIMITED');
+    for (const name of ['content-type', 'ratelimit-limit', 'ratelimit-remaining']) {
+      expect(limitedCachedRead.headers.get(name)).toBe(limited.headers.get(name));
+    }
+    expect(limitedCachedRead.headers.get('etag')).toBeNull();
+    expect(limitedCachedRead.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
     const retryAfter = Number(limited.headers.get('retry-after'));
     expect(Number.isInteger(retryAfter)).toBe(true);
     expect(retryAfter).toBeGreaterThan(0);

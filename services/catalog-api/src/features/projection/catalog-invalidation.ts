@@ -1,6 +1,5 @@
-import type { Cache } from '@timetable/cache';
+import { RESPONSE_NAMESPACE, type Cache } from '@timetable/cache';
 import { counter, type Logger } from '@timetable/observability';
-import { CATALOG_CACHE_NAMESPACE } from '../../http/cached-response.js';
 
 const bumpFailures = counter({
   name: 'catalog_cache_invalidation_failures_total',
@@ -25,7 +24,7 @@ export class CatalogInvalidation {
 
   async invalidate(): Promise<void> {
     try {
-      await this.cache.bump(CATALOG_CACHE_NAMESPACE);
+      await this.cache.bump(RESPONSE_NAMESPACE);
       clearTimeout(this.retryTimer);
       this.retryTimer = undefined;
     } catch (error) {

@@ -8,19 +8,21 @@ import type { WeekService } from './week-service.js';
 const WEEK_TTL_SECONDS = 3600;
 
 export function weekRoutes(service: WeekService, responses: ResponseCache): Router {
-  const send = async (req: Request, res: Response, label: string, selection: ParsedOccurrenceFilter) => {
+  const send = async (req: Request, res: Response, label: string, selection: ParsedOccurrenceFilter, sameForUrl: boolean) => {
     service.assertLabel(label);
     await responses.send(req, res, {
       key: `week:${label}?${selection.key}`,
       contentType: 'application/json; charset=utf-8',
       cacheControl: 'no-cache',
       ttlSeconds: WEEK_TTL_SECONDS,
+      sameForUrl,
       render: async () => JSON.stringify(await service.week(label, selection.filter)),
     });
   };
   return contractRouter(weekApi, {
-    // /week/current is cached under the week it resolves to, so it shares entries with /week/:week.
-    current: ({ req, res, query }) => send(req, res, service.currentLabel(), parseOccurrenceFilter(query())),
-    week: ({ req, res, params, query }) => send(req, res, params.week, parseOccurrenceFilter(query())),
+    // /week/current is cached under the week it resolves to, so it shares entries with /week/:week; its URL
+    // names a different week each Monday, so the gateway must not answer it by URL.
+    current: ({ req, res, query }) => send(req, res, service.currentLabel(), parseOccurrenceFilter(query()), false),
+    week: ({ req, res, params, query }) => send(req, res, params.week, parseOccurrenceFilter(query()), true),
   });
 }

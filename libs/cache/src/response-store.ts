@@ -1,0 +1,83 @@
+import type { Cache } from './cache.js';
+
+/**
+ * The namespace whose version is part of every stored response's key: one `bump` (after the catalog changed)
+ * retires every entry at once, on every replica, without a scan.
+ */
+export const RESPONSE_NAMESPACE = 'catalog';
+
+/** A rendered GET response, ready to be written again byte for byte. */
+export interface StoredResponse {
+  etag: string;
+  contentType: string;
+  cacheControl: string;
+  /** The route pattern that rendered it (`/v1/timetable/week/:week`), the label of its request metrics. */
+  route: string;
+  body: Buffer;
+}
+
+const NEWLINE = 0x0a;
+const HEADER_LINES = 4;
+
+/**
+ * Rendered responses in the Cache port, shared by the service that renders them (catalog-api) and the
+ * gateway, which answers a repeated anonymous GET straight from here (docs/performance.md). Stored as four
+ * header lines and the body, so a hit costs neither hashing nor JSON work; header values cannot contain a
+ * line break, which makes the format unambiguous.
+ */
+export class ResponseStore {
+  constructor(private readonly cache: Cache) {}
+
+  version(): Promise<number> {
+    return this.cache.version(RESPONSE_NAMESPACE);
+  }
+
+  bump(): Promise<number> {
+    return this.cache.bump(RESPONSE_NAMESPACE);
+  }
+
+  async get(version: number, key: string): Promise<StoredResponse | null> {
+    return decode(await this.cache.get(entryKey(version, key)));
+  }
+
+  set(version: number, key: string, response: StoredResponse, ttlSeconds: number): Promise<void> {
+    return this.cache.set(entryKey(version, key), encode(response), ttlSeconds);
+  }
+}
+
+/** The key of a response by the exact request URL (path and query), as the gateway looks it up. */
+export function requestUrlKey(url: string): string {
+  return `url:${url}`;
+}
+
+/** A strong or weak match of If-None-Match against the entry's tag (RFC 9110 weak comparison, `*` included). */
+export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(',').some((candidate) => {
+    const tag = candidate.trim().replace(/^W\//, '');
+    return tag === '*' || tag === etag;
+  });
+}
+
+function entryKey(version: number, key: string): string {
+  return `${RESPONSE_NAMESPACE}:v${version}:${key}`;
+}
+
+function encode(response: StoredResponse): Buffer {
+  const head = `${response.etag}\n${response.contentType}\n${response.cacheControl}\n${response.route}\n`;
+  return Buffer.concat([Buffer.from(head, 'latin1'), response.body]);
+}
+
+function decode(stored: Buffer | null): StoredResponse | null {
+  if (!stored) return null;
+  const lines: string[] = [];
+  let start = 0;
+  for (let line = 0; line < HEADER_LINES; line += 1) {
+    const end = stored.indexOf(NEWLINE, start);
+    if (end < 0) return null;
+    lines.push(stored.toString('latin1', start, end));
+    start = end + 1;
+  }
+  const [etag = '', contentType = '', cacheControl = '', route = ''] = lines;
+  return { etag, contentType, cacheControl, route, body: stored.subarray(start) };
+}

@@ -1,0 +1,130 @@
+import { request } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MemoryCache, ResponseStore, requestUrlKey, type Cache } from '@timetable/cache';
+import { startTestGateway, VALID_KEY, type TestGateway } from './support/test-gateway.js';
+
+/**
+ * The gateway's cached-read path answers a stored response only where the Express path would have answered
+ * the same; everything else passes on untouched. The fake services answer `/programs` with `{"data":[]...}`,
+ * so a body of `from the store` shows which path answered.
+ */
+
+let gateway: TestGateway | undefined;
+afterEach(() => gateway?.close());
+
+const STORED_BODY = 'from the store';
+
+async function storeWith(...paths: string[]): Promise<ResponseStore> {
+  const responses = new ResponseStore(new MemoryCache());
+  const version = await responses.version();
+  for (const path of paths) {
+    await responses.set(
+      version,
+      requestUrlKey(`/v1/timetable${path}`),
+      { etag: '"e1"', contentType: 'text/plain; charset=utf-8', cacheControl: 'no-cache', route: '/v1/timetable/programs', body: Buffer.from(STORED_BODY) },
+      60,
+    );
+  }
+  return responses;
+}
+
+/** node:http, because fetch sends neither a GET body nor a custom Host header. */
+function rawGet(url: string, headers: Record<string, string>, body?: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request(url, { method: 'GET', headers }, (response) => {
+      let text = '';
+      response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+    });
+    outgoing.on('error', reject).end(body);
+  });
+}
+
+describe('a stored response', () => {
+  it('is answered with its headers, a request id and the read limit headers', async () => {
+    gateway = await startTestGateway({ rateLimits: '5/1m', responses: await storeWith('/programs?page=1') });
+    const response = await fetch(`${gateway.api}/programs?page=1`, { headers: { 'x-request-id': 'trace-1' } });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe(STORED_BODY);
+    expect(Object.fromEntries(['etag', 'cache-control', 'content-type', 'content-length', 'x-request-id', 'ratelimit-limit', 'ratelimit-remaining'].map((name) => [name, response.headers.get(name)]))).toEqual({
+      etag: '"e1"',
+      'cache-control': 'no-cache',
+      'content-type': 'text/plain; charset=utf-8',
+      'content-length': String(STORED_BODY.length),
+      'x-request-id': 'trace-1',
+      'ratelimit-limit': '5',
+      'ratelimit-remaining': '4',
+    });
+  });
+
+  it('is answered 304 without a body for a matching If-None-Match', async () => {
+    gateway = await startTestGateway({ responses: await storeWith('/programs') });
+    const response = await fetch(`${gateway.api}/programs`, { headers: { 'if-none-match': 'W/"e1"' } });
+    expect(response.status).toBe(304);
+    expect(response.headers.get('etag')).toBe('"e1"');
+    expect(await response.text()).toBe('');
+  });
+
+  it('is counted in the request metrics under its route and as a hit', async () => {
+    gateway = await startTestGateway({ responses: await storeWith('/programs') });
+    await fetch(`${gateway.api}/programs`);
+    const metrics = await (await fetch(`${gateway.origin}/metrics`)).text();
+    expect(metrics).toMatch(/^gateway_cached_reads_total\{result="hit",route="\/v1\/timetable\/programs"\} [1-9]/m);
+    expect(metrics).toMatch(/^http_requests_total\{service="gateway",method="GET",route="\/v1\/timetable\/programs",status="200"\} [1-9]/m);
+  });
+
+  it('is not answered for another URL, a key route, a request with a body, a HEAD or a legacy host', async () => {
+    gateway = await startTestGateway({ legacyHosts: ['old.example.edu'], responses: await storeWith('/programs', '/developers/me', '/webhooks') });
+    expect(await (await fetch(`${gateway.api}/programs?other=1`)).text()).not.toBe(STORED_BODY);
+    const me = await fetch(`${gateway.api}/developers/me`);
+    expect(me.status).toBe(401);
+    const webhooks = await fetch(`${gateway.api}/webhooks`, { headers: { 'x-api-key': VALID_KEY } });
+    expect(webhooks.status).toBe(200);
+    expect(await webhooks.json()).toEqual({ data: [] });
+    // A GET with a malformed JSON body: the Express path refuses it, so the cached-read path must not answer it.
+    const withBody = await rawGet(`${gateway.api}/programs`, { 'content-type': 'application/json' }, '{');
+    expect(withBody.status).toBe(400);
+    const head = await fetch(`${gateway.api}/programs`, { method: 'HEAD' });
+    expect(head.headers.get('etag')).toBeNull();
+    const legacy = await rawGet(`${gateway.api}/programs`, { host: 'OLD.example.edu:8080' });
+    expect(legacy.status).toBe(301);
+  });
+});
+
+describe('the read limit on the cached-read path', () => {
+  it('charges each request once and answers 429 in the envelope, per client as the Express path counts them', async () => {
+    gateway = await startTestGateway({ rateLimits: '2/1m', trustProxy: 'loopback', responses: await storeWith('/programs') });
+    const from = (ip: string) => fetch(`${gateway!.api}/programs`, { headers: { 'x-forwarded-for': ip } });
+    const first = await from('203.0.113.1');
+    expect(first.headers.get('ratelimit-remaining')).toBe('1');
+    expect((await from('203.0.113.2')).status).toBe(200);
+    expect((await from('203.0.113.1')).headers.get('ratelimit-remaining')).toBe('0');
+    const limited = await from('203.0.113.1');
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('ratelimit-remaining')).toBe('0');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await limited.json()).toMatchObject({ error: { code: 'RATE_LIMITED' } });
+  });
+
+  it('ignores X-Forwarded-For unless the proxy is trusted', async () => {
+    gateway = await startTestGateway({ rateLimits: '1/1m', responses: await storeWith('/programs') });
+    expect((await fetch(`${gateway.api}/programs`, { headers: { 'x-forwarded-for': '203.0.113.1' } })).status).toBe(200);
+    expect((await fetch(`${gateway.api}/programs`, { headers: { 'x-forwarded-for': '203.0.113.2' } })).status).toBe(429);
+  });
+});
+
+describe('a failing store', () => {
+  it('costs only speed: the request takes the Express path', async () => {
+    const broken: Cache = {
+      get: () => Promise.reject(new Error('store down')),
+      set: () => Promise.reject(new Error('store down')),
+      version: () => Promise.reject(new Error('store down')),
+      bump: () => Promise.reject(new Error('store down')),
+      close: () => Promise.resolve(),
+    };
+    gateway = await startTestGateway({ responses: new ResponseStore(broken) });
+    const response = await fetch(`${gateway.api}/programs`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ data: [] });
+  });
+});
