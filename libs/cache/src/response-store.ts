@@ -26,6 +26,9 @@ const HEADER_LINES = 4;
  * line break, which makes the format unambiguous.
  */
 export class ResponseStore {
+  /** The in-memory cache hands out the same Buffer on every hit: it is decoded once. */
+  private readonly decoded = new WeakMap<Buffer, StoredResponse>();
+
   constructor(private readonly cache: Cache) {}
 
   version(): Promise<number> {
@@ -37,7 +40,14 @@ export class ResponseStore {
   }
 
   async get(version: number, key: string): Promise<StoredResponse | null> {
-    return decode(await this.cache.get(entryKey(version, key)));
+    const stored = await this.cache.get(entryKey(version, key));
+    if (!stored) return null;
+    let response = this.decoded.get(stored);
+    if (!response) {
+      response = decode(stored) ?? undefined;
+      if (response) this.decoded.set(stored, response);
+    }
+    return response ?? null;
   }
 
   set(version: number, key: string, response: StoredResponse, ttlSeconds: number): Promise<void> {
@@ -68,8 +78,7 @@ function encode(response: StoredResponse): Buffer {
   return Buffer.concat([Buffer.from(head, 'latin1'), response.body]);
 }
 
-function decode(stored: Buffer | null): StoredResponse | null {
-  if (!stored) return null;
+function decode(stored: Buffer): StoredResponse | null {
   const lines: string[] = [];
   let start = 0;
   for (let line = 0; line < HEADER_LINES; line += 1) {

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { etagMatches, MemoryCache, requestUrlKey, ResponseStore, RESPONSE_NAMESPACE, type StoredResponse } from '@timetable/cache';
+
+const response: StoredResponse = {
+  etag: '"abc"',
+  contentType: 'application/json; charset=utf-8',
+  cacheControl: 'public, max-age=600',
+  route: '/v1/timetable/week/:week',
+  body: Buffer.from('{"line":"one\\ntwo"}\n'),
+};
+
+describe('the response store', () => {
+  it('gives back what was stored, byte for byte, including line breaks in the body', async () => {
+    const store = new ResponseStore(new MemoryCache());
+    const version = await store.version();
+    await store.set(version, requestUrlKey('/v1/timetable/week/2026-W12?groupIds=a'), response, 60);
+    const found = await store.get(version, requestUrlKey('/v1/timetable/week/2026-W12?groupIds=a'));
+    expect(found).toEqual(response);
+    expect(await store.get(version, requestUrlKey('/v1/timetable/week/2026-W12'))).toBeNull();
+  });
+
+  it('retires every entry with one bump of the namespace version', async () => {
+    const cache = new MemoryCache();
+    const store = new ResponseStore(cache);
+    const version = await store.version();
+    await store.set(version, 'k', response, 60);
+    expect(await store.bump()).toBe(version + 1);
+    expect(await cache.version(RESPONSE_NAMESPACE)).toBe(version + 1);
+    expect(await store.get(await store.version(), 'k')).toBeNull();
+  });
+
+  it('treats an entry that is not in its format as absent', async () => {
+    const cache = new MemoryCache();
+    const store = new ResponseStore(cache);
+    await cache.set(`${RESPONSE_NAMESPACE}:v0:k`, Buffer.from('"etag"\nonly two lines'), 60);
+    expect(await store.get(0, 'k')).toBeNull();
+  });
+});
+
+describe('If-None-Match', () => {
+  it.each([
+    ['"abc"', true],
+    ['W/"abc"', true],
+    ['"x", "abc"', true],
+    ['*', true],
+    ['"abd"', false],
+    [undefined, false],
+    ['', false],
+  ])('%s matches "abc": %s', (header, expected) => {
+    expect(etagMatches(header, '"abc"')).toBe(expected);
+  });
+});
