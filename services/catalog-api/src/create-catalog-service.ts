@@ -56,10 +56,10 @@ export interface CatalogServiceDeps {
 export function createCatalogService(deps: CatalogServiceDeps): Promise<ServiceModule> {
   const { knex, logger, timeZone } = deps;
   const now = deps.now ?? (() => new Date());
-  const responses = new ResponseCache(deps.cache, logger);
+  const responses = new ResponseCache({ cache: deps.cache, logger });
   const listings = new EventListingStore({ knex });
   const semesters = new SemestersStore({ knex });
-  const invalidation = new CatalogInvalidation(deps.cache, logger);
+  const invalidation = new CatalogInvalidation({ cache: deps.cache, logger });
   const projection = new ProjectionService({ store: new ProjectionStore({ knex }), invalidation, logger, timeZone });
   const consumer = subscribeProjection(deps.bus, projection);
 

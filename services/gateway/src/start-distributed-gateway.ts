@@ -48,7 +48,7 @@ export async function startDistributedGateway(config: GatewayConfig, logger: Log
     // Ready means this process can answer: not the services behind it, Redis or Kafka, each of which
     // degrades only the routes that need it (503, or an open rate limit), never the whole gateway.
     readiness: [],
-    keyVerifier: new HttpKeyVerifier(config.DEVELOPER_AUTH_URL),
+    keyVerifier: new HttpKeyVerifier({ developerAuthUrl: config.DEVELOPER_AUTH_URL }),
     identity: new DeveloperIdentity(config.INTERNAL_AUTH_SECRET),
     rateLimiter,
     rateTiers: config.RATE_LIMITS,

@@ -61,7 +61,7 @@ beforeAll(async () => {
     logger,
     upstreams: [createProxyRoutes(urls, logger)],
     readiness: [],
-    keyVerifier: new HttpKeyVerifier(urls.developerAuth),
+    keyVerifier: new HttpKeyVerifier({ developerAuthUrl: urls.developerAuth }),
     identity,
     rateLimiter: new MemoryRateLimiter(),
     rateTiers: parseRateTiers('1000/1s'),

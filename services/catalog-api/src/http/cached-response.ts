@@ -33,14 +33,18 @@ function etagOf(body: Buffer): string {
  * the gateway's cached-read path looks up (docs/performance.md). A failing cache only costs speed: the body
  * is rendered instead.
  */
+export interface ResponseCacheDeps {
+  cache: Cache;
+  logger: Logger;
+}
+
 export class ResponseCache {
   private readonly store: ResponseStore;
+  private readonly logger: Logger;
 
-  constructor(
-    cache: Cache,
-    private readonly logger: Logger,
-  ) {
-    this.store = new ResponseStore(cache);
+  constructor(deps: ResponseCacheDeps) {
+    this.store = new ResponseStore(deps.cache);
+    this.logger = deps.logger;
   }
 
   async send(req: Request, res: Response, options: CachedBody): Promise<void> {

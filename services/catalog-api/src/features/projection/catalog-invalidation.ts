@@ -14,13 +14,20 @@ const RETRY_MS = 2_000;
  * until one succeeds, and the response cache keeps no entry longer than 60 s, which bounds stale reads
  * even if the bump never gets through.
  */
+export interface CatalogInvalidationDeps {
+  cache: Cache;
+  logger: Logger;
+}
+
 export class CatalogInvalidation {
   private retryTimer: NodeJS.Timeout | undefined;
+  private readonly cache: Cache;
+  private readonly logger: Logger;
 
-  constructor(
-    private readonly cache: Cache,
-    private readonly logger: Logger,
-  ) {}
+  constructor(deps: CatalogInvalidationDeps) {
+    this.cache = deps.cache;
+    this.logger = deps.logger;
+  }
 
   async invalidate(): Promise<void> {
     try {

@@ -1,14 +1,20 @@
 import { INTERNAL_ROUTES, type KeyVerifier } from '@timetable/contracts';
 
+export interface HttpKeyVerifierDeps {
+  /** developer-auth's base URL (DEVELOPER_AUTH_URL). */
+  developerAuthUrl: string;
+  /** Longest wait for an answer; a timeout is a failed check (503), never an unknown key. */
+  timeoutMs?: number;
+}
+
 /** Distributed mode: asks developer-auth's internal route; 404 means unknown, revoked or inactive. */
 export class HttpKeyVerifier implements KeyVerifier {
   private readonly url: string;
+  private readonly timeoutMs: number;
 
-  constructor(
-    developerAuthUrl: string,
-    private readonly timeoutMs = 5_000,
-  ) {
-    this.url = new URL(INTERNAL_ROUTES.verifyKey, developerAuthUrl).toString();
+  constructor(deps: HttpKeyVerifierDeps) {
+    this.url = new URL(INTERNAL_ROUTES.verifyKey, deps.developerAuthUrl).toString();
+    this.timeoutMs = deps.timeoutMs ?? 5_000;
   }
 
   async verify(apiKey: string): Promise<{ developerId: string } | null> {
