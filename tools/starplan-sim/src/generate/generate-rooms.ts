@@ -15,13 +15,16 @@ export function generateLocations(): Location[] {
 export function generateRooms(random: Random, locations: Location[], count: number): Room[] {
   const rooms: Room[] = [];
   const taken = new Set<string>();
+  // 40 numbers per floor give the default scales their rooms; larger universities get more numbers per floor,
+  // or there would not be enough distinct shortnames (about 1,800) and this loop would never end.
+  const numbersPerFloor = Math.max(40, Math.ceil(count / 20));
   let nextId = 40;
   while (rooms.length < count) {
     const locationIndex = random.chance(0.7) ? 0 : 1;
     const location = locations[locationIndex] ?? locations[0];
     if (!location) throw new Error('no locations');
     const building = random.pick(BUILDINGS_BY_LOCATION[locationIndex] ?? ['A']);
-    const base = `${building}${random.int(0, 4)}.${String(random.int(1, 40)).padStart(2, '0')}`;
+    const base = `${building}${random.int(0, 4)}.${String(random.int(1, numbersPerFloor)).padStart(2, '0')}`;
     if (taken.has(base)) continue;
     taken.add(base);
     const kind = random.pick(ROOM_KINDS);
