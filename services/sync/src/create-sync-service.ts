@@ -7,6 +7,7 @@ import { PeriodicJob, type Logger } from '@timetable/observability';
 import { icalUrlRoutes } from './features/ical-url/ical-url-routes.js';
 import { SyncRunStore } from './features/runs/sync-run-store.js';
 import { SyncRunner, type SyncRunResult } from './features/runs/sync-runner.js';
+import { UpstreamBodyStore } from './features/runs/upstream-body-store.js';
 import { SnapshotStore } from './features/snapshot/snapshot-store.js';
 import { statusRoutes } from './features/status/status-routes.js';
 import { StarplanClient } from './features/upstream-client/starplan-client.js';
@@ -47,7 +48,8 @@ export function createSyncService(deps: SyncServiceDeps): Promise<SyncService> {
     timeZone: deps.timeZone,
     policy: deps.fetchTimeoutMs === undefined ? {} : { timeoutMs: deps.fetchTimeoutMs },
   });
-  const runner = new SyncRunner({ knex: deps.knex, client, snapshots, runs, relay, logger, timeZone: deps.timeZone, planningUnit: deps.planningUnit });
+  const bodies = new UpstreamBodyStore(deps.knex);
+  const runner = new SyncRunner({ knex: deps.knex, client, snapshots, runs, bodies, relay, logger, timeZone: deps.timeZone, planningUnit: deps.planningUnit });
   let firstRunEnded: () => void = () => undefined;
   const firstRun = new Promise<void>((resolve) => (firstRunEnded = resolve));
   const runOnce = () => runner.runOnce().finally(firstRunEnded);

@@ -8,7 +8,7 @@ import { degreeTypeOf, normalisePrograms, semesterNumberOf } from '../src/featur
 import { lecturerDisplayName, normaliseRooms, roomTagsOf } from '../src/features/normalise/normalise-resources.js';
 import { courseIdOf, programIdOf, roomIdOf, semesterIdOf, instructorIdOf } from '../src/features/normalise/upstream-ids.js';
 import type { UpstreamSnapshot } from '../src/features/upstream-client/upstream-snapshot.js';
-import { buildNextSnapshot } from '../src/features/runs/next-snapshot.js';
+import { buildNextSnapshot, feedRecordChanges, type FeedRecord } from '../src/features/runs/next-snapshot.js';
 import type { StoredEntity } from '../src/features/snapshot/snapshot-store.js';
 import { contentHash } from '../src/features/diff/content-hash.js';
 import type { FeedOccurrence } from '../src/features/upstream-client/parse-ical.js';
@@ -46,6 +46,9 @@ function upstream(feed: FeedOccurrence[] = weekly): UpstreamSnapshot {
     groupsByProgram: new Map([[35, groups]]),
     lecturersByProgram: new Map([[35, [{ id: 7, title: 'Prof. Dr.', firstname: 'Anna', name: 'Müller', email: 'anna.mueller@example.edu' }]]]),
     feeds: new Map([[fwpm.id, feed]]),
+    unchangedFeeds: new Map(),
+    feedHashes: new Map(),
+    bodies: new Map(),
   };
 }
 
@@ -157,9 +160,10 @@ describe('events', () => {
   });
 });
 
+const stored = (entities: Iterable<{ entityType: StoredEntity['entityType']; entityId: string; data: Record<string, unknown>; scopes: string[] }>) =>
+  new Map([...entities].map((entity) => [`${entity.entityType}:${entity.entityId}`, { ...entity, contentHash: contentHash(entity.data), updatedAt: new Date() }]));
+
 describe('the safety valve', () => {
-  const stored = (entities: Iterable<{ entityType: StoredEntity['entityType']; entityId: string; data: Record<string, unknown>; scopes: string[] }>) =>
-    new Map([...entities].map((entity) => [`${entity.entityType}:${entity.entityId}`, { ...entity, contentHash: contentHash(entity.data), updatedAt: new Date() }]));
 
   it('keeps the previous entities of a failed pair', () => {
     const first = buildNextSnapshot(upstream(), [], new Map());
@@ -183,5 +187,68 @@ describe('the safety valve', () => {
     const gone = { ...upstream(), programs: [], groupsByProgram: new Map(), lecturersByProgram: new Map(), feeds: new Map() };
     const [program] = dataOf(buildNextSnapshot(gone, [], stored(first.entities.values())).entities.values(), 'program');
     expect(program?.isActive).toBe(false);
+  });
+});
+
+describe('a feed that came back unchanged', () => {
+  /** The read as it is when fwpm's feed hashed as `hash` and was known: not parsed. */
+  const unchanged = (hash: string, read = upstream()) => {
+    read.feeds.delete(fwpm.id);
+    read.unchangedFeeds.set(fwpm.id, hash);
+    read.feedHashes.set(fwpm.id, hash);
+    return read;
+  };
+  const firstBuild = () => {
+    const parsed = upstream();
+    parsed.feedHashes.set(fwpm.id, 'h1');
+    const first = buildNextSnapshot(parsed, [], new Map());
+    const record = first.builtFeeds.get(fwpm.id) as FeedRecord;
+    return { first, record, records: new Map([[fwpm.id, record]]), previous: stored(first.entities.values()) };
+  };
+
+  it('keeps the events built from it before, unparsed, when nothing else they came from changed', () => {
+    const { first, record, records, previous } = firstBuild();
+    expect(record).toMatchObject({ bodyHash: 'h1', derivation: { og: 35, rooms: [['A4.05', 49]], lecturers: [['Prof. Dr. Anna Müller', 7]] } });
+    const next = buildNextSnapshot(unchanged('h1'), [], previous, records);
+    expect(next.reusedFeeds).toEqual(new Set([fwpm.id]));
+    expect(next.feedsToReread).toEqual([]);
+    expect(next.builtFeeds.size).toBe(0);
+    expect(dataOf(next.entities.values(), 'event')).toEqual(dataOf(first.entities.values(), 'event'));
+    expect([...next.entities.values()].filter((entity) => entity.entityType === 'event').every((entity) => entity.contentHash === contentHash(entity.data))).toBe(true);
+  });
+
+  it('is read again when a name it uses resolves differently, its group changed, its hash differs or there is no record', () => {
+    const { records, previous } = firstBuild();
+    const reread = [{ og: 35, pgid: fwpm.id }];
+    const renumbered = unchanged('h1');
+    renumbered.lecturersByProgram.set(35, [{ id: 8, title: 'Prof. Dr.', firstname: 'Anna', name: 'Müller' }]);
+    expect(buildNextSnapshot(renumbered, [], previous, records).feedsToReread).toEqual(reread);
+    const regrouped = unchanged('h1');
+    regrouped.groupsByProgram.set(35, groups.map((group) => (group.id === fwpm.id ? { ...group, lectures: group.lectures.slice(1) } : group)));
+    expect(buildNextSnapshot(regrouped, [], previous, records).feedsToReread).toEqual(reread);
+    expect(buildNextSnapshot(unchanged('h2'), [], previous, records).feedsToReread).toEqual(reread);
+    expect(buildNextSnapshot(unchanged('h1'), [], previous, new Map()).feedsToReread).toEqual(reread);
+  });
+
+  it('records: written for a clean build, kept for a failed or reused group, dropped for a vanished one', () => {
+    const { first, record, records, previous } = firstBuild();
+    const vanished: FeedRecord = { ...record, bodyHash: 'gone' };
+    expect(feedRecordChanges(first, new Map([[999, vanished]]), new Map())).toEqual({ upserts: new Map([[fwpm.id, record]]), deletes: [999] });
+    const withVanished = new Map([...records, [999, vanished]]);
+    const failing = upstream();
+    failing.feeds.delete(fwpm.id);
+    const failed = buildNextSnapshot(failing, [{ og: 35, pgid: fwpm.id, message: 'HTTP 500' }], previous, withVanished);
+    expect(feedRecordChanges(failed, withVanished, previous)).toEqual({ upserts: new Map(), deletes: [999] });
+    const reused = buildNextSnapshot(unchanged('h1'), [], previous, withVanished);
+    expect(feedRecordChanges(reused, withVanished, previous)).toEqual({ upserts: new Map(), deletes: [999] });
+  });
+
+  it('a group built while a failure kept some of its previous entities loses its record', () => {
+    const { records, previous } = firstBuild();
+    const parsed = upstream();
+    parsed.feedHashes.set(fwpm.id, 'h2');
+    const next = buildNextSnapshot(parsed, [{ og: 35, pgid: null, message: 'getles failed' }], previous, records);
+    expect(next.builtFeeds.has(fwpm.id)).toBe(true);
+    expect(feedRecordChanges(next, records, previous)).toEqual({ upserts: new Map(), deletes: [fwpm.id] });
   });
 });

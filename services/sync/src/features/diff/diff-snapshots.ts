@@ -21,14 +21,17 @@ export interface EntityChange {
   contentHash: string | null;
 }
 
-/** Both maps are keyed by `<entityType>:<entityId>`; `next` entries carry no hash yet. */
+/**
+ * Both maps are keyed by `<entityType>:<entityId>`; a `next` entry carries its hash only when it is known
+ * already (carried over unchanged), else it is computed here.
+ */
 export function diffSnapshots(
   previous: ReadonlyMap<string, SnapshotEntry>,
-  next: ReadonlyMap<string, Omit<SnapshotEntry, 'contentHash'>>,
+  next: ReadonlyMap<string, Omit<SnapshotEntry, 'contentHash'> & { contentHash?: string | undefined }>,
 ): EntityChange[] {
   const changes: EntityChange[] = [];
   for (const [key, entry] of next) {
-    const hash = contentHash(entry.data);
+    const hash = entry.contentHash ?? contentHash(entry.data);
     const before = previous.get(key);
     if (!before) {
       changes.push({ ...identity(entry), action: 'created', previousData: null, newData: entry.data, changedFields: [], contentHash: hash });

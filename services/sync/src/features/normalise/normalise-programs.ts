@@ -20,7 +20,7 @@ export function normalisePrograms(upstream: UpstreamSnapshot): NormalisedEntity[
       // A group listed by two programs belongs to the first, as its feed does (readUpstream).
       if (seenGroups.has(group.id)) return;
       seenGroups.add(group.id);
-      const hasFeed = upstream.feeds.has(group.id);
+      const hasFeed = upstream.feeds.has(group.id) || upstream.unchangedFeeds.has(group.id);
       entities.push(semesterEntity(upstream.planningUnit, program, group, index, hasFeed));
       if (hasFeed) entities.push(periodEntity(upstream.planningUnit, program, group));
     });

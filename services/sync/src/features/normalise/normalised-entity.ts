@@ -10,6 +10,8 @@ export interface NormalisedEntity {
    * feed). When one of them fails, the previous version is kept (the safety valve).
    */
   scopes: string[];
+  /** The content hash of `data`, when it is known already (an entity carried over unchanged from the snapshot). */
+  contentHash?: string;
 }
 
 export const programScope = (og: number): string => `og:${og}`;

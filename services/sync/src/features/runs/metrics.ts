@@ -28,3 +28,9 @@ export const syncPairFailures = counter({
   name: 'sync_pair_failures_total',
   help: 'Program or planning-group fetches that failed or were implausible and kept their previous state',
 });
+
+export const syncFeedsRead = counter({
+  name: 'sync_feeds_read_total',
+  help: 'Group feeds read: parsed, or unchanged since the run that built their events and therefore not parsed',
+  labelNames: ['outcome'],
+});

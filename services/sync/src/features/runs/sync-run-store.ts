@@ -22,6 +22,11 @@ export interface SyncRunRecord {
   deleted: number;
   entityCount: number;
   errorMessage: string | null;
+  /**
+   * Hash over every upstream answer the run read, set only when it read and committed all of them
+   * (status succeeded): the next run that reads the same answers has nothing to do.
+   */
+  upstreamFingerprint: string | null;
 }
 
 interface RunRow {
@@ -35,6 +40,7 @@ interface RunRow {
   deleted_count: number;
   entity_count: number;
   error_message: string | null;
+  upstream_fingerprint: string | null;
 }
 
 export class SyncRunStore {
@@ -52,6 +58,7 @@ export class SyncRunStore {
       deleted_count: run.deleted,
       entity_count: run.entityCount,
       error_message: run.errorMessage,
+      upstream_fingerprint: run.upstreamFingerprint,
     });
     if (errors.length === 0) return;
     await trx('sync_errors').insert(
@@ -80,6 +87,7 @@ export class SyncRunStore {
       deleted: row.deleted_count,
       entityCount: row.entity_count,
       errorMessage: row.error_message,
+      upstreamFingerprint: row.upstream_fingerprint,
     };
   }
 

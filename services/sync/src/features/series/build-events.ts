@@ -8,7 +8,7 @@ import type { FeedOccurrence } from '../upstream-client/parse-ical.js';
 import type { UpstreamLecture, UpstreamPlanningGroup } from '../upstream-client/upstream-types.js';
 import { pairScope, programScope, type NormalisedEntity } from '../normalise/normalised-entity.js';
 import { academicPeriodIdOf, courseIdOf, eventIdOf, instructorIdOf, programIdOf, roomIdOf, semesterIdOf } from '../normalise/upstream-ids.js';
-import { LectureLookup, referenceKey, type NameLookup, type Reference } from './resolve-references.js';
+import { LectureLookup, referenceKey, type NameResolver, type Reference } from './resolve-references.js';
 
 export interface GroupFeed {
   pu: number;
@@ -18,8 +18,8 @@ export interface GroupFeed {
 }
 
 export interface Lookups {
-  rooms: NameLookup;
-  lecturers: NameLookup;
+  rooms: NameResolver;
+  lecturers: NameResolver;
 }
 
 interface SlotGroup {

@@ -25,8 +25,12 @@ export class LectureLookup {
   }
 }
 
+export interface NameResolver {
+  resolve(names: readonly string[]): Reference[];
+}
+
 /** Name -> upstream id; the first entry wins for duplicate names (ids ascending keep this stable). */
-export class NameLookup {
+export class NameLookup implements NameResolver {
   private readonly ids = new Map<string, number>();
 
   constructor(entries: Iterable<{ name: string; upstreamId: number }>) {

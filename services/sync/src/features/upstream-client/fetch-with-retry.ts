@@ -1,6 +1,5 @@
-/** One upstream GET with a timeout and bounded, backed-off retries; returns the decoded text. */
+/** One upstream GET with a timeout and bounded, backed-off retries; returns the bytes and their Content-Type. */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { decodeText } from './decode-body.js';
 import { UpstreamError } from './upstream-error.js';
 
 export interface FetchPolicy {
@@ -13,17 +12,18 @@ export interface FetchPolicy {
 
 export const DEFAULT_FETCH_POLICY: FetchPolicy = { timeoutMs: 15_000, retries: 2, backoffMs: 250 };
 
-export interface FetchedText {
-  text: string;
+export interface FetchedBody {
+  /** As received: decoding (decodeText) is the caller's, so an answer known to be unchanged is never decoded. */
+  bytes: Uint8Array;
   contentType: string | null;
 }
 
 /**
- * `check` parses the text; an UpstreamError it throws that is retryable (truncated body) is retried like
+ * `check` reads the body; an UpstreamError it throws that is retryable (truncated body) is retried like
  * a 5xx, a non-retryable one (an error body) is final.
  */
-export async function fetchWithRetry<T>(url: string, policy: FetchPolicy, check: (fetched: FetchedText) => T): Promise<T> {
-  let lastError: UpstreamError = new UpstreamError(`no attempt made for ${url}`);
+export async function fetchWithRetry<T>(url: string, policy: FetchPolicy, check: (fetched: FetchedBody) => T): Promise<T> {
+  let lastError: UpstreamError | undefined;
   for (let attempt = 0; attempt <= policy.retries; attempt += 1) {
     if (attempt > 0) await sleep(policy.backoffMs * 2 ** (attempt - 1));
     try {
@@ -33,10 +33,10 @@ export async function fetchWithRetry<T>(url: string, policy: FetchPolicy, check:
       if (!lastError.retryable) throw lastError;
     }
   }
-  throw lastError;
+  throw lastError ?? new UpstreamError(`no attempt made for ${url}`);
 }
 
-async function fetchOnce(url: string, timeoutMs: number): Promise<FetchedText> {
+async function fetchOnce(url: string, timeoutMs: number): Promise<FetchedBody> {
   let response: Response;
   try {
     response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
@@ -51,6 +51,5 @@ async function fetchOnce(url: string, timeoutMs: number): Promise<FetchedText> {
     throw new UpstreamError(`GET ${url}: body not received: ${(error as Error).message}`);
   }
   if (!response.ok) throw new UpstreamError(`GET ${url} answered HTTP ${response.status}`, response.status >= 500 || response.status === 429);
-  const contentType = response.headers.get('content-type');
-  return { text: decodeText(bytes, contentType), contentType };
+  return { bytes, contentType: response.headers.get('content-type') };
 }

@@ -4,7 +4,7 @@
  */
 import type { UpstreamSnapshot } from './upstream-snapshot.js';
 import { mapConcurrently } from './map-concurrently.js';
-import type { StarplanClient } from './starplan-client.js';
+import type { SeenBodies, StarplanClient } from './starplan-client.js';
 import { selectPlanningUnit } from './select-planning-unit.js';
 import type { LocatedRoom, UpstreamPlanningGroup, UpstreamProgram } from './upstream-types.js';
 
@@ -20,6 +20,8 @@ export interface ReadUpstreamOptions {
   today: string;
   forcedPlanningUnit?: number | undefined;
   concurrency?: number;
+  /** pgid -> hash of the feed body the snapshot's events of that group were built from: such a feed is not parsed again. */
+  knownFeedHashes?: ReadonlyMap<number, string>;
 }
 
 const DEFAULT_CONCURRENCY = 6;
@@ -29,8 +31,9 @@ export async function readUpstream(
   options: ReadUpstreamOptions,
 ): Promise<{ upstream: UpstreamSnapshot; failures: ScopedFailure[] }> {
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
-  const planningUnit = selectPlanningUnit(await client.planningUnits(), options.today, options.forcedPlanningUnit);
-  const [programs, rooms] = await Promise.all([client.programs(planningUnit.id), readRooms(client, concurrency)]);
+  const bodies = new Map<string, string>();
+  const planningUnit = selectPlanningUnit(await client.planningUnits(bodies), options.today, options.forcedPlanningUnit);
+  const [programs, rooms] = await Promise.all([client.programs(planningUnit.id, bodies), readRooms(client, concurrency, bodies)]);
   const upstream: UpstreamSnapshot = {
     planningUnit,
     programs,
@@ -38,11 +41,17 @@ export async function readUpstream(
     groupsByProgram: new Map(),
     lecturersByProgram: new Map(),
     feeds: new Map(),
+    unchangedFeeds: new Map(),
+    feedHashes: new Map(),
+    bodies,
   };
   const failures: ScopedFailure[] = [];
   await mapConcurrently(programs, concurrency, async (program) => {
     try {
-      const [groups, lecturers] = await Promise.all([client.planningGroups(planningUnit.id, program.id), client.lecturers(program.id)]);
+      const [groups, lecturers] = await Promise.all([
+        client.planningGroups(planningUnit.id, program.id, bodies),
+        client.lecturers(program.id, bodies),
+      ]);
       upstream.groupsByProgram.set(program.id, groups);
       upstream.lecturersByProgram.set(program.id, lecturers);
     } catch (error) {
@@ -51,7 +60,10 @@ export async function readUpstream(
   });
   await mapConcurrently(groupsToFetch(programs, upstream.groupsByProgram), concurrency, async ({ og, group }) => {
     try {
-      upstream.feeds.set(group.id, await client.groupCalendar(planningUnit.id, group.id));
+      const read = await client.groupCalendarUnlessKnown(planningUnit.id, group.id, options.knownFeedHashes?.get(group.id), bodies);
+      upstream.feedHashes.set(group.id, read.bodyHash);
+      if (read.occurrences === null) upstream.unchangedFeeds.set(group.id, read.bodyHash);
+      else upstream.feeds.set(group.id, read.occurrences);
     } catch (error) {
       failures.push({ og, pgid: group.id, message: messageOf(error) });
     }
@@ -59,10 +71,10 @@ export async function readUpstream(
   return { upstream, failures };
 }
 
-async function readRooms(client: StarplanClient, concurrency: number): Promise<LocatedRoom[]> {
-  const locations = await client.locations();
+async function readRooms(client: StarplanClient, concurrency: number, bodies: SeenBodies): Promise<LocatedRoom[]> {
+  const locations = await client.locations(bodies);
   const lists = await mapConcurrently(locations, concurrency, async (location) =>
-    (await client.rooms(location.id)).map((room) => ({ ...room, location })),
+    (await client.rooms(location.id, bodies)).map((room) => ({ ...room, location })),
   );
   return lists.flat();
 }
@@ -81,4 +93,29 @@ function groupsToFetch(programs: UpstreamProgram[], groupsByProgram: Map<number,
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Reads the feeds of `groups` again and parses them whatever their hash: for feeds that came back unchanged
+ * but whose earlier events cannot be reused because something else they were built from changed.
+ */
+export async function rereadFeeds(
+  client: StarplanClient,
+  upstream: UpstreamSnapshot,
+  groups: readonly { og: number; pgid: number }[],
+  concurrency = DEFAULT_CONCURRENCY,
+): Promise<ScopedFailure[]> {
+  const failures: ScopedFailure[] = [];
+  await mapConcurrently(groups, concurrency, async ({ og, pgid }) => {
+    upstream.unchangedFeeds.delete(pgid);
+    upstream.feedHashes.delete(pgid);
+    try {
+      const read = await client.groupCalendarUnlessKnown(upstream.planningUnit.id, pgid, undefined, upstream.bodies);
+      upstream.feedHashes.set(pgid, read.bodyHash);
+      upstream.feeds.set(pgid, read.occurrences ?? []);
+    } catch (error) {
+      failures.push({ og, pgid, message: messageOf(error) });
+    }
+  });
+  return failures;
 }

@@ -1,6 +1,7 @@
 /** Reads the StarPlan resources sync needs (tools/starplan-sim serves the same), validated into typed lists. */
 import type { z } from 'zod';
-import { unwrapStarplanJson } from './decode-body.js';
+import { calendarBodyHash, jsonBodyHash } from './body-hash.js';
+import { decodeText, unwrapStarplanJson } from './decode-body.js';
 import { DEFAULT_FETCH_POLICY, fetchWithRetry, type FetchPolicy } from './fetch-with-retry.js';
 import { parseGroupCalendar, type FeedOccurrence } from './parse-ical.js';
 import { UpstreamError } from './upstream-error.js';
@@ -27,6 +28,15 @@ export interface StarplanClientSettings {
   policy?: Partial<FetchPolicy>;
 }
 
+/** Request (relative to the base URL, e.g. `json?m=getpus`) -> hash of the answer that was read. */
+export type SeenBodies = Map<string, string>;
+
+export interface CalendarRead {
+  bodyHash: string;
+  /** Null when the body hashed as the `knownHash` asked about: then it was neither decoded nor parsed. */
+  occurrences: FeedOccurrence[] | null;
+}
+
 export class StarplanClient {
   private readonly baseUrl: string;
   private readonly policy: FetchPolicy;
@@ -36,55 +46,77 @@ export class StarplanClient {
     this.policy = { ...DEFAULT_FETCH_POLICY, ...settings.policy };
   }
 
-  planningUnits(): Promise<UpstreamPlanningUnit[]> {
-    return this.list({ m: 'getpus' }, upstreamPlanningUnit);
+  planningUnits(seen?: SeenBodies): Promise<UpstreamPlanningUnit[]> {
+    return this.list({ m: 'getpus' }, upstreamPlanningUnit, seen);
   }
 
-  locations(): Promise<UpstreamLocation[]> {
-    return this.list({ m: 'getlocs' }, upstreamLocation);
+  locations(seen?: SeenBodies): Promise<UpstreamLocation[]> {
+    return this.list({ m: 'getlocs' }, upstreamLocation, seen);
   }
 
-  programs(pu: number): Promise<UpstreamProgram[]> {
-    return this.list({ m: 'getogs', pu: String(pu) }, upstreamProgram);
+  programs(pu: number, seen?: SeenBodies): Promise<UpstreamProgram[]> {
+    return this.list({ m: 'getogs', pu: String(pu) }, upstreamProgram, seen);
   }
 
-  planningGroups(pu: number, og: number): Promise<UpstreamPlanningGroup[]> {
-    return this.list({ m: 'getPgsExt', pu: String(pu), og: String(og) }, upstreamPlanningGroup);
+  planningGroups(pu: number, og: number, seen?: SeenBodies): Promise<UpstreamPlanningGroup[]> {
+    return this.list({ m: 'getPgsExt', pu: String(pu), og: String(og) }, upstreamPlanningGroup, seen);
   }
 
-  rooms(location: number): Promise<UpstreamRoom[]> {
-    return this.list({ m: 'getros', loc: String(location) }, upstreamRoom);
+  rooms(location: number, seen?: SeenBodies): Promise<UpstreamRoom[]> {
+    return this.list({ m: 'getros', loc: String(location) }, upstreamRoom, seen);
   }
 
-  lecturers(og: number): Promise<UpstreamLecturer[]> {
-    return this.list({ m: 'getles', og: String(og) }, upstreamLecturer);
+  lecturers(og: number, seen?: SeenBodies): Promise<UpstreamLecturer[]> {
+    return this.list({ m: 'getles', og: String(og) }, upstreamLecturer, seen);
   }
 
   /** The feed of one planning group; an answer that is JSON (an error body) is an UpstreamError. */
-  groupCalendar(pu: number, pgid: number): Promise<FeedOccurrence[]> {
-    return fetchWithRetry(groupCalendarUrl(this.baseUrl, pu, pgid), this.policy, ({ text, contentType }) => {
+  async groupCalendar(pu: number, pgid: number): Promise<FeedOccurrence[]> {
+    return (await this.groupCalendarUnlessKnown(pu, pgid, undefined)).occurrences ?? [];
+  }
+
+  /**
+   * The feed of one planning group, parsed only if its body hash differs from `knownHash` (the hash of a
+   * body an earlier run read and committed): an unchanged feed costs the request and one hash, nothing more.
+   */
+  groupCalendarUnlessKnown(pu: number, pgid: number, knownHash: string | undefined, seen?: SeenBodies): Promise<CalendarRead> {
+    const request = groupCalendarRequest(pu, pgid);
+    return fetchWithRetry(`${this.baseUrl}/${request}`, this.policy, ({ bytes, contentType }) => {
+      const bodyHash = calendarBodyHash(bytes, contentType, this.settings.timeZone);
+      if (bodyHash === knownHash) {
+        seen?.set(request, bodyHash);
+        return { bodyHash, occurrences: null };
+      }
+      const text = decodeText(bytes, contentType);
       if (/json/i.test(contentType ?? '') || text.trimStart().startsWith('[')) {
         unwrapStarplanJson(text);
         throw new UpstreamError(`upstream answered the calendar of group ${pgid} with JSON`, false);
       }
-      return parseGroupCalendar(text, this.settings.timeZone);
+      const occurrences = parseGroupCalendar(text, this.settings.timeZone);
+      seen?.set(request, bodyHash);
+      return { bodyHash, occurrences };
     });
   }
 
-  private list<T>(query: Record<string, string>, schema: z.ZodType<T>): Promise<T[]> {
-    const url = `${this.baseUrl}/json?${new URLSearchParams(query).toString()}`;
-    return fetchWithRetry(url, this.policy, ({ text }) => {
-      const items = unwrapStarplanJson(text);
-      return items.map((item, index) => {
+  private list<T>(query: Record<string, string>, schema: z.ZodType<T>, seen: SeenBodies | undefined): Promise<T[]> {
+    const request = `json?${new URLSearchParams(query).toString()}`;
+    return fetchWithRetry(`${this.baseUrl}/${request}`, this.policy, ({ bytes, contentType }) => {
+      const items = unwrapStarplanJson(decodeText(bytes, contentType)).map((item, index) => {
         const parsed = schema.safeParse(item);
         if (!parsed.success) throw new UpstreamError(`${query.m} item ${index} has an unexpected shape: ${parsed.error.message}`, false);
         return parsed.data;
       });
+      seen?.set(request, jsonBodyHash(bytes, contentType));
+      return items;
     });
   }
 }
 
 /** The public address of a group's feed, also what `/ical/:semesterId/url` answers. */
 export function groupCalendarUrl(baseUrl: string, pu: number, pgid: number): string {
-  return `${baseUrl.replace(/\/+$/, '')}/ical?lan=de&puid=${pu}&type=pg&pgid=${pgid}`;
+  return `${baseUrl.replace(/\/+$/, '')}/${groupCalendarRequest(pu, pgid)}`;
+}
+
+function groupCalendarRequest(pu: number, pgid: number): string {
+  return `ical?lan=de&puid=${pu}&type=pg&pgid=${pgid}`;
 }

@@ -1,4 +1,5 @@
 import type { FeedOccurrence } from './parse-ical.js';
+import type { SeenBodies } from './starplan-client.js';
 import type {
   LocatedRoom,
   UpstreamLecturer,
@@ -17,4 +18,13 @@ export interface UpstreamSnapshot {
   lecturersByProgram: Map<number, UpstreamLecturer[]>;
   /** pgid -> occurrences, for groups whose feed was fetched and parsed. */
   feeds: Map<number, FeedOccurrence[]>;
+  /**
+   * pgid -> body hash, for groups whose feed was fetched and hashed like the body the snapshot's events of
+   * that group were built from, and therefore not parsed. Disjoint from `feeds`.
+   */
+  unchangedFeeds: Map<number, string>;
+  /** pgid -> body hash of every feed read (parsed or not). */
+  feedHashes: Map<number, string>;
+  /** Request -> body hash of every answer read, lists and feeds. */
+  bodies: SeenBodies;
 }

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { calendarBodyHash, jsonBodyHash } from '../src/features/upstream-client/body-hash.js';
+
+const ICAL = 'text/calendar; charset=UTF-8';
+const bytes = (lines: string[]) => Buffer.from(lines.map((line) => `${line}\r\n`).join(''), 'utf8');
+
+const feed = (uid: string, stamp: string, location = 'B0.11') =>
+  bytes([
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'BEGIN:VEVENT',
+    `UID:${uid}`,
+    ' -continued-uid',
+    `DTSTAMP:${stamp}`,
+    'DTSTART;TZID=Europe/Berlin:20240325T080000',
+    'DTEND;TZID=Europe/Berlin:20240325T111500',
+    'SUMMARY:ML',
+    `LOCATION:${location}`,
+    'DESCRIPTION:Maschinelles Lernen\\nProf. Dr. Anna Müller\\nINF-M 1',
+    'END:VEVENT',
+    'BEGIN:VEVENT',
+    `DTSTAMP:${stamp}`,
+    `UID:${uid}-2`,
+    'DTSTART;TZID=Europe/Berlin:20240401T080000',
+    'DTEND;TZID=Europe/Berlin:20240401T111500',
+    'SUMMARY:ML',
+    'END:VEVENT',
+    'END:VCALENDAR',
+  ]);
+
+describe('the hash of a group calendar', () => {
+  it('ignores the UIDs and DTSTAMPs StarPlan changes on every export, folded lines included', () => {
+    const first = calendarBodyHash(feed('a1b2@starplan', '20261125T010000Z'), ICAL, 'Europe/Berlin');
+    expect(calendarBodyHash(feed('ffff@starplan', '20261125T020000Z'), ICAL, 'Europe/Berlin')).toBe(first);
+  });
+
+  it('sees every other byte, the Content-Type and the salt', () => {
+    const first = calendarBodyHash(feed('a', 's'), ICAL, 'Europe/Berlin');
+    expect(calendarBodyHash(feed('a', 's', 'B0.12'), ICAL, 'Europe/Berlin')).not.toBe(first);
+    expect(calendarBodyHash(feed('a', 's'), 'text/calendar; charset=ISO-8859-1', 'Europe/Berlin')).not.toBe(first);
+    expect(calendarBodyHash(feed('a', 's'), ICAL, 'UTC')).not.toBe(first);
+  });
+
+  it('keeps the first line and lines that only resemble UID or DTSTAMP', () => {
+    const hashOf = (lines: string[]) => calendarBodyHash(bytes(lines), ICAL, '');
+    expect(hashOf(['UID:1', 'BEGIN:VCALENDAR'])).not.toBe(hashOf(['UID:2', 'BEGIN:VCALENDAR']));
+    expect(hashOf(['BEGIN:VCALENDAR', 'X-UID:1'])).not.toBe(hashOf(['BEGIN:VCALENDAR', 'X-UID:2']));
+    expect(hashOf(['BEGIN:VCALENDAR', 'UID;X=1:1'])).not.toBe(hashOf(['BEGIN:VCALENDAR', 'UID;X=1:2']));
+    expect(hashOf(['BEGIN:VCALENDAR', 'SUMMARY:a', ' UID:1'])).not.toBe(hashOf(['BEGIN:VCALENDAR', 'SUMMARY:a', ' UID:2']));
+  });
+
+  it('hashes a body in a charset that is not ASCII-compatible whole', () => {
+    const utf16 = (uid: string) => Buffer.from(`BEGIN:VCALENDAR\r\nUID:${uid}\r\nEND:VCALENDAR\r\n`, 'utf16le');
+    expect(calendarBodyHash(utf16('1'), 'text/calendar; charset=UTF-16LE', '')).not.toBe(calendarBodyHash(utf16('2'), 'text/calendar; charset=UTF-16LE', ''));
+  });
+});
+
+describe('the hash of a JSON list', () => {
+  it('covers the bytes and the Content-Type', () => {
+    const body = Buffer.from('[[{"id":1}]]', 'latin1');
+    expect(jsonBodyHash(body, 'application/json; charset=ISO-8859-1')).toBe(jsonBodyHash(Buffer.from(body), 'application/json; charset=ISO-8859-1'));
+    expect(jsonBodyHash(body, 'application/json; charset=UTF-8')).not.toBe(jsonBodyHash(body, 'application/json; charset=ISO-8859-1'));
+    expect(jsonBodyHash(Buffer.from('[[{"id":2}]]'), null)).not.toBe(jsonBodyHash(body, null));
+  });
+});
