@@ -93,3 +93,17 @@ describe('lists', () => {
     expect(names.some((name) => !/^(Bachelor|Master)studiengang /.test(name))).toBe(true);
   });
 });
+
+describe('no cache validators, like the real StarPlan', () => {
+  it('sends neither ETag nor Last-Modified and answers a conditional request in full', async () => {
+    const { model } = sim.simulator;
+    const pgid = [...model.groups.keys()][0];
+    for (const query of ['json?m=getpus', `json?m=getogs&pu=${model.currentPuId}`, `ical?lan=de&puid=${model.currentPuId}&type=pg&pgid=${pgid}`]) {
+      const response = await fetch(`${sim.url}/${query}`, { headers: { 'If-None-Match': '*', 'If-Modified-Since': new Date().toUTCString() } });
+      expect(response.status, query).toBe(200);
+      expect(response.headers.get('etag'), query).toBeNull();
+      expect(response.headers.get('last-modified'), query).toBeNull();
+      expect((await response.arrayBuffer()).byteLength, query).toBeGreaterThan(0);
+    }
+  });
+});
