@@ -72,7 +72,7 @@ export async function createWebhookService(deps: WebhookServiceDeps): Promise<We
   const consumer = subscribeChangeMatcher(deps.bus, new MatchStore({ knex: deps.knex }), deps.logger, now, deps.groupId);
   const policy = new AddressPolicy({ allowCidrs: deps.allowCidrs, denyCidrs: deps.denyCidrs });
   const guard = new AddressGuard({ policy, resolver: deps.resolver });
-  const sender = new HttpSender({ guard, timeoutMs: deps.timeoutMs });
+  const sender = new HttpSender({ guard, timeoutMs: deps.timeoutMs, connectionsPerHost: deps.hostConcurrency });
   const breakers = new HostBreakers({ settings: deps.breaker, now, logger: deps.logger });
   const dispatcher = new DeliveryDispatcher({
     store: new DeliveryStore({ knex: deps.knex, cipher }),

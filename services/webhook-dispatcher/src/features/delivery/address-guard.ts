@@ -21,6 +21,9 @@ export class AddressNotAllowedError extends Error {
 export type Resolver = (hostname: string, options: object) => Promise<LookupAddress[]>;
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
+/** URL hosts whose literal check is remembered (each is a few bytes). */
+const LITERAL_CACHE_SIZE = 10_000;
+
 const systemResolver: Resolver = (hostname, options) => dnsLookup(hostname, { ...options, all: true });
 
 export interface AddressGuardDeps {
@@ -37,6 +40,7 @@ export interface AddressGuardDeps {
 export class AddressGuard {
   private readonly policy: AddressPolicy;
   private readonly resolve: Resolver;
+  private readonly literals = new Map<string, boolean>();
 
   constructor(deps: AddressGuardDeps) {
     this.policy = deps.policy;
@@ -45,8 +49,15 @@ export class AddressGuard {
 
   /** Node skips the lookup hook for IP literals, so a URL's literal host is checked before connecting. */
   checkLiteral(hostname: string): void {
-    const address = hostname.replace(/^\[|\]$/g, '');
-    if (isIP(address) !== 0 && !this.policy.permits(address)) throw new AddressNotAllowedError(hostname);
+    let permitted = this.literals.get(hostname);
+    if (permitted === undefined) {
+      const address = hostname.replace(/^\[|\]$/g, '');
+      permitted = isIP(address) === 0 || this.policy.permits(address);
+      // The verdict on a literal never changes (the policy is fixed); names are judged at connect time.
+      if (this.literals.size >= LITERAL_CACHE_SIZE) this.literals.clear();
+      this.literals.set(hostname, permitted);
+    }
+    if (!permitted) throw new AddressNotAllowedError(hostname);
   }
 
   /** The permitted addresses of a name; rejects when there is none. */

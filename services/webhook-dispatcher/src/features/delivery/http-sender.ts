@@ -20,6 +20,12 @@ export interface HttpSenderDeps {
   guard: AddressGuard;
   /** DELIVERY_TIMEOUT_MS */
   timeoutMs: number;
+  /**
+   * DELIVERY_HOST_CONCURRENCY: connections kept per origin. The dispatcher starts a host's next attempt the
+   * moment the last one ended, sometimes before the connection is handed back to the pool; with this cap
+   * the attempt waits for it instead of opening another. Default: no cap.
+   */
+  connectionsPerHost?: number;
 }
 
 /**
@@ -30,28 +36,52 @@ export class HttpSender {
   private readonly agent: Agent;
   private readonly guard: AddressGuard;
   private readonly timeoutMs: number;
+  /** Requests under way and the shutdown signal each obeys: one listener per signal, not one per request. */
+  private readonly active = new Map<AbortController, AbortSignal>();
+  private readonly watched = new WeakSet<AbortSignal>();
 
   constructor(deps: HttpSenderDeps) {
     this.guard = deps.guard;
     this.timeoutMs = deps.timeoutMs;
-    this.agent = new Agent({ connect: { lookup: deps.guard.lookup }, keepAliveTimeout: 10_000 });
+    this.agent = new Agent({ connect: { lookup: deps.guard.lookup }, keepAliveTimeout: 10_000, connections: deps.connectionsPerHost ?? null });
   }
 
   async post(url: string, headers: Record<string, string>, body: string, shutdown?: AbortSignal): Promise<AttemptResult> {
-    const timeout = AbortSignal.timeout(this.timeoutMs);
-    const signal = shutdown ? AbortSignal.any([timeout, shutdown]) : timeout;
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, this.timeoutMs);
+    if (shutdown) this.obey(controller, shutdown);
     try {
       this.guard.checkLiteral(new URL(url).hostname);
-      const response = await request(url, { method: 'POST', headers, body, signal, dispatcher: this.agent });
+      const response = await request(url, { method: 'POST', headers, body, signal: controller.signal, dispatcher: this.agent });
       const responseBody = await readCapped(response.body).catch(() => null);
       const ok = response.statusCode >= 200 && response.statusCode < 300;
       return { ok, responseCode: response.statusCode, responseBody, errorMessage: null };
     } catch (error) {
-      if (shutdown?.aborted && !timeout.aborted) {
+      if (shutdown?.aborted && !timedOut) {
         return { ok: false, responseCode: null, responseBody: null, errorMessage: 'Interrupted by shutdown', interrupted: true };
       }
-      return { ok: false, responseCode: null, responseBody: null, errorMessage: describeFailure(error, timeout, this.timeoutMs) };
+      return { ok: false, responseCode: null, responseBody: null, errorMessage: describeFailure(error, timedOut, this.timeoutMs) };
+    } finally {
+      clearTimeout(timer);
+      this.active.delete(controller);
     }
+  }
+
+  private obey(controller: AbortController, shutdown: AbortSignal): void {
+    if (shutdown.aborted) {
+      controller.abort();
+      return;
+    }
+    this.active.set(controller, shutdown);
+    if (this.watched.has(shutdown)) return;
+    this.watched.add(shutdown);
+    shutdown.addEventListener('abort', () => {
+      for (const [each, signal] of this.active) if (signal === shutdown) each.abort();
+    }, { once: true });
   }
 
   /** Idempotent: a service stopped twice (a second signal, a test harness) must not fail the second time. */
@@ -75,8 +105,8 @@ async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }): Pr
   return Buffer.concat(chunks).toString('utf8').slice(0, RESPONSE_BODY_LIMIT);
 }
 
-function describeFailure(error: unknown, timeout: AbortSignal, timeoutMs: number): string {
-  if (timeout.aborted) return `Timed out after ${timeoutMs} ms`;
+function describeFailure(error: unknown, timedOut: boolean, timeoutMs: number): string {
+  if (timedOut) return `Timed out after ${timeoutMs} ms`;
   const cause = (error as { cause?: unknown }).cause;
   const root = cause instanceof Error ? cause : error;
   if (root instanceof AddressNotAllowedError) return root.message;
