@@ -1,4 +1,5 @@
 import type { MigrationSet } from '@timetable/db';
+import { addDeliveryClaimedBy } from './add-delivery-claimed-by.js';
 import { addDeliveryFairness } from './add-delivery-fairness.js';
 import { createWebhookTables } from './create-webhook-tables.js';
 
@@ -7,4 +8,5 @@ export const WEBHOOKS_SCHEMA = 'webhooks';
 export const webhookMigrations: MigrationSet = {
   '20250101000000_create_webhook_tables': createWebhookTables,
   '20251201000000_add_delivery_fairness': addDeliveryFairness,
+  '20261125000000_add_delivery_claimed_by': addDeliveryClaimedBy,
 };

@@ -1,26 +1,39 @@
 /**
- * One statement that leases the due deliveries that can start now, fairly:
+ * One statement that leases the due deliveries this dispatcher may hold now, fairly:
  * - the load is read from the leases themselves (pending deliveries whose lease has not run out), so it
  *   counts the attempts of every dispatcher replica, not only this one's; claims run one at a time (see
  *   CLAIM_LOCK_SQL), so two replicas cannot both fill the same free slot;
- * - per webhook, its oldest due deliveries, as many as one host may take (`FOR UPDATE SKIP LOCKED`, so
- *   a row is never leased twice);
- * - per subscriber host, no more than its free slots (the limit minus the leases held to it), so a slow
- *   host cannot take every slot;
+ * - per subscriber host, a cap on the leases: the host limit while any other dispatcher holds a lease to
+ *   that host (a lease without `claimed_by` counts as another's), else the larger claim-ahead cap. A
+ *   dispatcher that holds more leases to a host than the host limit is then the only holder, and it starts
+ *   at most the host limit of them at once; where several hold leases to a host, their leases together
+ *   stay within the host limit. Either way no host has more than the limit in flight;
+ * - per webhook, its oldest due deliveries (`FOR UPDATE SKIP LOCKED`, so a row is never leased twice): the
+ *   batch shared among all webhooks, at least the host limit and at most the claim-ahead cap, so the
+ *   candidates a claim looks at (and locks) stay near the batch size however many webhooks there are;
  * - across developers round-robin: a developer's n-th delivery, counting the leases they already hold,
  *   comes after every other developer's (n-1)-th, so one developer's backlog cannot hold up another's.
- * Parameters: now (leases), now, now (due), per-webhook limit, host limit, host limit, batch size,
- * claim token, lease end.
+ * Parameters: now (leases), dispatcher id, claim-ahead cap, host limit, claim-ahead cap, host limit, batch
+ * size (per webhook), now, now (due), claim-ahead cap (a host without leases), batch size, claim token,
+ * lease end, dispatcher id.
  */
 export const CLAIM_DUE_SQL = `
 with leased as (
-  select w.target_host, w.developer_id
+  select w.target_host, w.developer_id, d.claimed_by
   from deliveries d
   join webhooks w on w.id = d.webhook_id
   where d.status = 'pending' and d.claimed_until > ?
 ),
 host_load as (
-  select target_host as host, count(*)::int as in_flight from leased group by target_host
+  select target_host as host, count(*)::int as leased,
+    count(*) filter (where claimed_by is distinct from ?::uuid)::int as leased_by_others
+  from leased group by target_host
+),
+host_room as (
+  select host, leased, case when leased_by_others = 0 then ?::int else ?::int end as cap from host_load
+),
+per_webhook as (
+  select least(?::int, greatest(?::int, ceil(?::numeric / greatest(count(*), 1))::int)) as n from webhooks
 ),
 developer_load as (
   select developer_id, count(*)::int as in_flight from leased group by developer_id
@@ -33,10 +46,10 @@ candidates as (
     select id, next_retry_at from deliveries
     where webhook_id = w.id and status = 'pending' and next_retry_at <= ? and (claimed_until is null or claimed_until <= ?)
     order by next_retry_at, id
-    limit ?
+    limit (select n from per_webhook)
     for update skip locked
   ) d
-  where w.target_host not in (select host from host_load where in_flight >= ?)
+  where w.target_host not in (select host from host_room where leased >= cap)
 ),
 ranked as (
   select c.*,
@@ -46,18 +59,18 @@ ranked as (
 ),
 chosen as (
   select r.id from ranked r
-  left join host_load h on h.host = r.target_host
+  left join host_room h on h.host = r.target_host
   left join developer_load l on l.developer_id = r.developer_id
-  where r.host_rank + coalesce(h.in_flight, 0) <= ?
+  where r.host_rank + coalesce(h.leased, 0) <= coalesce(h.cap, ?::int)
   order by r.developer_rank + coalesce(l.in_flight, 0), r.next_retry_at, r.id
   limit ?
 ),
 claimed as (
-  update deliveries set claim_token = ?, claimed_until = ?
+  update deliveries set claim_token = ?, claimed_until = ?, claimed_by = ?
   where id in (select id from chosen)
   returning id, webhook_id, change_id, message_id, event_type, attempts
 )
-select c.id, c.webhook_id, c.message_id, c.event_type, c.attempts, w.url, w.secret, w.developer_id, w.target_host,
+select c.id, c.webhook_id, c.change_id, c.message_id, c.event_type, c.attempts, w.url, w.secret, w.developer_id, w.target_host,
   w.deleted_at is not null as webhook_deleted,
   m.entity_type, m.entity_id, m.action, m.changed_fields, m.previous_data, m.new_data
 from claimed c

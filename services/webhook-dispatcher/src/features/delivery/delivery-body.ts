@@ -32,6 +32,23 @@ export function deliveryBody(messageId: string, eventType: string, change: Chang
   return { id: messageId, timestamp: sentAt.toISOString(), event: eventType, data: change ?? testContent };
 }
 
+/** The JSON of each change's `data`, serialised once however many deliveries and attempts send it. */
+const serialisedData = new WeakMap<ChangeContent, string>();
+
+/**
+ * `JSON.stringify(deliveryBody(...))`, byte for byte, with `data` serialised once per change content
+ * (a claim shares one content object among the deliveries of a change; it is never modified).
+ */
+export function serialiseDeliveryBody(messageId: string, eventType: string, change: ChangeContent | null, sentAt: Date): string {
+  const data = change ?? testContent;
+  let dataJson = serialisedData.get(data);
+  if (dataJson === undefined) {
+    dataJson = JSON.stringify(data);
+    serialisedData.set(data, dataJson);
+  }
+  return `{"id":${JSON.stringify(messageId)},"timestamp":"${sentAt.toISOString()}","event":${JSON.stringify(eventType)},"data":${dataJson}}`;
+}
+
 /** A test delivery's dedupe id, fixed when it is queued so its retries carry the same id. */
 export function testMessageId(queuedAt: Date): string {
   return `test-${queuedAt.getTime()}`;

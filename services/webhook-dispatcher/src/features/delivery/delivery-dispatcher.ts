@@ -2,12 +2,30 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '@timetable/observability';
 import type { HostBreakers } from '../breaker/host-breakers.js';
 import { deliveryHeaders } from '../signing/sign-payload.js';
-import { deliveryBody } from './delivery-body.js';
+import { serialiseDeliveryBody } from './delivery-body.js';
 import { attemptDuration, deliveriesTotal, dueDeliveries } from './delivery-metrics.js';
 import type { AttemptRecord, ClaimedDelivery, DeliveryStore } from './delivery-store.js';
+import { HostQueues } from './host-queues.js';
 import type { AttemptResult, HttpSender } from './http-sender.js';
 import { InFlightAttempts } from './in-flight-attempts.js';
+import { OutcomeRecorder } from './outcome-recorder.js';
 import { afterFailedAttempt } from './retry-schedule.js';
+
+/**
+ * Leases held at most by one dispatcher: this many times its concurrency (running, waiting and unwritten).
+ * It claims again when fewer than half of them wait, so a claim (a transaction and a commit) is made for
+ * hundreds of deliveries, and the queues do not run dry while it runs.
+ */
+export const CLAIM_AHEAD_FACTOR = 16;
+/** Leases one dispatcher may hold to a host no other dispatcher holds a lease to: this many times the host limit. */
+export const HOST_AHEAD_FACTOR = 32;
+/** After a claim that came back short (per-host caps, or nothing more due), the next waits at least this long, or for half the leases to end. */
+export const SHORT_CLAIM_PAUSE_MS = 1000;
+/**
+ * An attempt starts only while its lease has this much time left beyond the request timeout, so it ends and
+ * its outcome is written while the lease holds. A delivery that waited longer is released unattempted.
+ */
+export const LEASE_MARGIN_MS = 60_000;
 
 export interface DispatcherSettings {
   intervalSeconds: number;
@@ -20,6 +38,8 @@ export interface DispatcherSettings {
   /** How long stop() lets attempts in flight finish before it interrupts and releases them. */
   drainTimeoutMs: number;
   now: () => Date;
+  /** How long an outcome waits to be written with others; default RECORD_DELAY_MS. */
+  recordDelayMs?: number;
 }
 
 export interface DeliveryDispatcherDeps {
@@ -31,18 +51,29 @@ export interface DeliveryDispatcherDeps {
 }
 
 /**
- * The delivery cycle. It leases only what can start at once (free slots, per-host limit, developers in
- * turn), starts each attempt through its host's breaker, and leases again whenever an attempt ends or an
- * interval passes, so a slow host never holds up the others. A cycle ends when nothing is in flight and
- * nothing is claimable. A crash leaves only leases behind, which expire; an attempt counts only once recorded.
+ * The delivery cycle. It leases due deliveries ahead of its free slots (fairly: per-host caps, developers in
+ * turn; see CLAIM_DUE_SQL), keeps them in per-host queues, and starts each attempt through its host's
+ * breaker as soon as the host and the process have a free slot, so a host's next attempt starts the moment
+ * its last one ends, without a round trip to the database. Outcomes are written in batches (OutcomeRecorder);
+ * a delivery stays leased until its outcome is written. It leases again when its queue runs low and whenever
+ * an interval passes, so a slow host never holds up the others. A cycle ends when nothing is in flight,
+ * waiting or unwritten and nothing is claimable. A crash leaves only leases behind, which expire; an attempt
+ * counts only once recorded.
  */
 export class DeliveryDispatcher {
   private timer: NodeJS.Timeout | undefined;
   private current: Promise<void> | undefined;
   private running = false;
   private stopping = false;
+  /** Identifies this dispatcher's leases (`claimed_by`), so it may claim ahead for hosts only it serves. */
+  private readonly instanceId = randomUUID();
   private readonly inFlight = new InFlightAttempts();
+  private readonly queues: HostQueues;
+  private readonly recorder: OutcomeRecorder;
   private readonly shutdown = new AbortController();
+  /** Attempts ended since the last claim; after a claim that came back short, the next waits for some. */
+  private endedSinceClaim = 0;
+  private lastClaimAt = 0;
 
   private readonly store: DeliveryStore;
   private readonly sender: HttpSender;
@@ -56,6 +87,8 @@ export class DeliveryDispatcher {
     this.breakers = deps.breakers;
     this.logger = deps.logger;
     this.settings = deps.settings;
+    this.queues = new HostQueues({ hostLimit: deps.settings.hostConcurrency, limit: deps.settings.concurrency });
+    this.recorder = new OutcomeRecorder({ store: deps.store, logger: deps.logger, delayMs: deps.settings.recordDelayMs });
   }
 
   start(): void {
@@ -64,8 +97,9 @@ export class DeliveryDispatcher {
   }
 
   /**
-   * Claims nothing more, lets attempts in flight finish within the drain timeout, then interrupts the rest:
-   * an interrupted attempt is not counted and its delivery is released, due at once for another dispatcher.
+   * Claims nothing more and releases what waits, lets attempts in flight finish within the drain timeout,
+   * then interrupts the rest: an interrupted attempt is not counted and its delivery is released, due at
+   * once for another dispatcher. Every outcome is written before it resolves.
    */
   async stop(): Promise<void> {
     this.running = false;
@@ -84,6 +118,7 @@ export class DeliveryDispatcher {
       this.shutdown.abort();
       await cycle;
     }
+    await this.recorder.flushed();
   }
 
   isHealthy(): boolean {
@@ -108,34 +143,59 @@ export class DeliveryDispatcher {
     }, this.settings.intervalSeconds * 1000);
   }
 
+  /** Leases this dispatcher holds: waiting, running, or ended with the outcome not yet written. */
+  private get held(): number {
+    return this.queues.waiting + this.inFlight.size + this.recorder.size;
+  }
+
   private async cycle(): Promise<void> {
     dueDeliveries.set(await this.store.countDue(this.settings.now()));
+    const maxHeld = this.settings.concurrency * CLAIM_AHEAD_FACTOR;
+    const intervalMs = this.settings.intervalSeconds * 1000;
+    let claimAfterEnded = 0;
     try {
       for (;;) {
-        const free = this.settings.concurrency - this.inFlight.size;
-        // Only a claim that no attempt in flight held back proves that nothing more is due now.
-        let nothingMoreDue = this.stopping;
-        if (!this.stopping && free > 0) {
-          const busyWhileClaiming = this.inFlight.size > 0;
-          const claimed = await this.claim(free);
-          // stop() may have come while the claim ran: what it leased goes back at once, unattempted.
-          if (this.stopping) {
-            await Promise.all(claimed.map((delivery) => this.store.release(delivery)));
-            continue;
-          }
-          for (const delivery of claimed) this.inFlight.add(delivery, this.attempt(delivery));
-          if (claimed.length === free) continue;
-          nothingMoreDue = !busyWhileClaiming;
-        }
-        if (this.inFlight.size === 0) {
-          // The attempts that held a host at its limit may all have ended while the claim ran: claim again.
-          if (nothingMoreDue) return;
+        if (this.stopping) {
+          this.recorder.release(this.queues.takeWaiting());
+          if (this.inFlight.size === 0) return;
+          await this.inFlight.nextChange(intervalMs);
           continue;
         }
-        await this.inFlight.nextChange(this.settings.intervalSeconds * 1000);
+        const room = maxHeld - this.held;
+        // Only a claim that none of this dispatcher's leases held back proves that nothing more is due now.
+        let nothingMoreDue = false;
+        const sinceClaim = performance.now() - this.lastClaimAt;
+        const claimDue = this.endedSinceClaim >= claimAfterEnded || (this.endedSinceClaim > 0 && sinceClaim >= SHORT_CLAIM_PAUSE_MS) || sinceClaim >= intervalMs;
+        if (room > 0 && this.queues.waiting < maxHeld / 2 && claimDue) {
+          const leasesHeld = this.held > 0;
+          this.endedSinceClaim = 0;
+          this.lastClaimAt = performance.now();
+          const claimed = await this.claim(room);
+          // stop() may have come while the claim ran: what it leased goes back at once, unattempted.
+          if (this.stopping) {
+            this.recorder.release(claimed);
+            continue;
+          }
+          this.queues.add(claimed);
+          this.startReady();
+          const short = claimed.length < room;
+          nothingMoreDue = short && !leasesHeld;
+          // A short claim was capped per host (or there is no more): claim again once some attempts ended.
+          claimAfterEnded = short ? Math.max(1, Math.floor(this.held / 2)) : 0;
+        }
+        if (this.inFlight.size === 0 && this.queues.waiting === 0) {
+          if (nothingMoreDue) return;
+          // This dispatcher's unwritten leases may have held a host at its cap: write them, then claim again.
+          await this.recorder.flushed();
+          claimAfterEnded = 0;
+          continue;
+        }
+        await this.inFlight.nextChange(intervalMs);
       }
     } finally {
       await this.inFlight.settled();
+      this.recorder.release(this.queues.takeWaiting());
+      await this.recorder.flushed();
     }
   }
 
@@ -143,12 +203,34 @@ export class DeliveryDispatcher {
     const now = this.settings.now();
     return this.store.claimDue({
       now,
-      // Covers a full timeout with room to record; only a crashed holder lets it run out.
-      leaseUntil: new Date(now.getTime() + 2 * this.settings.timeoutMs + 60_000),
+      // Covers waiting, a full timeout and recording; only a crashed holder lets it run out.
+      leaseUntil: new Date(now.getTime() + 2 * this.settings.timeoutMs + LEASE_MARGIN_MS),
       claimToken: randomUUID(),
       limit,
       hostLimit: this.settings.hostConcurrency,
+      claimedBy: this.instanceId,
+      hostAheadLimit: this.settings.hostConcurrency * HOST_AHEAD_FACTOR,
     });
+  }
+
+  /** Starts what the host and process limits allow; what waited too long for its lease goes back. */
+  private startReady(): void {
+    if (this.stopping) return;
+    const latestStart = this.settings.now().getTime() + this.settings.timeoutMs + LEASE_MARGIN_MS;
+    const stale: ClaimedDelivery[] = [];
+    for (const delivery of this.queues.takeStartable()) {
+      if (delivery.leaseUntil.getTime() < latestStart) {
+        stale.push(delivery);
+        this.queues.finished(delivery.host);
+        continue;
+      }
+      this.inFlight.add(delivery, this.attempt(delivery));
+    }
+    if (stale.length > 0) {
+      this.recorder.release(stale);
+      // Their slots are free again.
+      this.startReady();
+    }
   }
 
   private async attempt(claimed: ClaimedDelivery): Promise<void> {
@@ -159,29 +241,34 @@ export class DeliveryDispatcher {
         return;
       }
       const sentAt = this.settings.now();
-      const rawBody = JSON.stringify(deliveryBody(claimed.messageId, claimed.eventType, claimed.change, sentAt));
+      const rawBody = serialiseDeliveryBody(claimed.messageId, claimed.eventType, claimed.change, sentAt);
       const headers = deliveryHeaders(rawBody, sentAt, claimed.secret, claimed.id);
       const started = performance.now();
       const send = () => this.sender.post(claimed.url, headers, rawBody, this.shutdown.signal);
       const outcome = await this.breakers.run(claimed.host, send, (result) => !result.ok && !result.interrupted);
       if (outcome.kind === 'open') {
-        await this.store.postpone(claimed, outcome.retryAt, this.settings.now());
-        deliveriesTotal.inc({ status: 'postponed' });
+        // Everything waiting for this host would meet the same breaker: postpone it all in one go.
+        const postponed = [claimed, ...this.queues.takeWaiting(claimed.host)];
+        await this.store.postpone(postponed, claimed.host, outcome.retryAt, this.settings.now());
+        deliveriesTotal.inc({ status: 'postponed' }, postponed.length);
         return;
       }
       if (outcome.result.interrupted) {
-        await this.store.release(claimed);
-        deliveriesTotal.inc({ status: 'released' });
+        this.recorder.release([claimed]);
         return;
       }
       attemptDuration.observe({ outcome: outcome.result.ok ? 'success' : 'failure' }, (performance.now() - started) / 1000);
-      await this.record(claimed, outcome.result, sentAt, rawBody);
+      this.record(claimed, outcome.result, sentAt, rawBody);
     } catch (error) {
       this.logger.error({ err: error, deliveryId: claimed.id }, 'delivery attempt not recorded; retried when its lease expires');
+    } finally {
+      this.queues.finished(claimed.host);
+      this.endedSinceClaim += 1;
+      this.startReady();
     }
   }
 
-  private async record(claimed: ClaimedDelivery, result: AttemptResult, sentAt: Date, payload: string): Promise<void> {
+  private record(claimed: ClaimedDelivery, result: AttemptResult, sentAt: Date, payload: string): void {
     const attempts = claimed.attempts + 1;
     const finishedAt = this.settings.now();
     const next = result.ok
@@ -197,8 +284,6 @@ export class DeliveryDispatcher {
       deliveredAt: result.ok ? finishedAt : null,
       payload,
     };
-    const held = await this.store.recordAttempt(claimed, record);
-    if (!held) this.logger.warn({ deliveryId: claimed.id }, 'delivery lease lost before recording; outcome discarded');
-    deliveriesTotal.inc({ status: next.status === 'pending' ? 'retrying' : next.status });
+    this.recorder.record(claimed, record);
   }
 }

@@ -7,6 +7,8 @@ import type { ChangeContent } from './delivery-body.js';
 export interface ClaimedDelivery {
   id: string;
   claimToken: string;
+  /** When the lease runs out: an attempt starts only with time left to finish and be recorded before it. */
+  leaseUntil: Date;
   messageId: string;
   eventType: string;
   attempts: number;
@@ -36,15 +38,27 @@ export interface ClaimRequest {
   now: Date;
   leaseUntil: Date;
   claimToken: string;
-  /** How many attempts may start now. */
+  /** How many deliveries to lease at most. */
   limit: number;
   /** DELIVERY_HOST_CONCURRENCY, across every dispatcher replica. */
   hostLimit: number;
+  /**
+   * The dispatcher instance claiming. With it, leases to a host that no other dispatcher holds a lease to
+   * may reach `hostAheadLimit`, more than may be in flight (the dispatcher queues them); without it, or
+   * while another dispatcher holds a lease to the host, they stay within `hostLimit`.
+   */
+  claimedBy?: string;
+  /** Leases one dispatcher may hold to a host it alone holds leases to; default `hostLimit`. */
+  hostAheadLimit?: number;
 }
+
+/** What one attempt's record needs to name its delivery: the lease is checked when it is written. */
+export type HeldLease = Pick<ClaimedDelivery, 'id' | 'claimToken'>;
 
 interface ClaimRow {
   id: string;
   webhook_id: string;
+  change_id: string | null;
   message_id: string;
   event_type: string;
   attempts: number;
@@ -68,10 +82,15 @@ export interface DeliveryStoreDeps {
   cipher: SecretCipher;
 }
 
+/** Decrypted secrets kept, keyed by webhook and ciphertext (a new secret is a new ciphertext). */
+const SECRET_CACHE_SIZE = 1000;
+
 /** The dispatcher's view of the deliveries table: lease, record, postpone, release. */
 export class DeliveryStore {
   private readonly knex: Knex;
   private readonly cipher: SecretCipher;
+  /** Decryption is per webhook, not per delivery: a claim holds many deliveries of few webhooks. */
+  private readonly secrets = new Map<string, string>();
 
   constructor(deps: DeliveryStoreDeps) {
     this.knex = deps.knex;
@@ -80,75 +99,89 @@ export class DeliveryStore {
 
   async claimDue(request: ClaimRequest): Promise<ClaimedDelivery[]> {
     const { now, hostLimit } = request;
+    const ahead = Math.max(request.hostAheadLimit ?? hostLimit, hostLimit);
+    const claimedBy = request.claimedBy ?? null;
+    // Without a dispatcher id every lease counts as another's, so the cap is the host limit.
+    const soleCap = claimedBy === null ? hostLimit : ahead;
     const result = await this.knex.transaction(async (trx) => {
       await trx.raw(CLAIM_LOCK_SQL);
       return trx.raw<{ rows: ClaimRow[] }>(CLAIM_DUE_SQL, [
-        now, now, now, hostLimit, hostLimit, hostLimit, request.limit, request.claimToken, request.leaseUntil,
+        now, claimedBy, soleCap, hostLimit, soleCap, hostLimit, request.limit, now, now, soleCap, request.limit, request.claimToken, request.leaseUntil, claimedBy,
       ]);
     });
+    // Deliveries of one change to several webhooks share one content object (and so one serialisation).
+    const changes = new Map<string, ChangeContent>();
     return result.rows.map((row) => ({
       id: row.id,
       claimToken: request.claimToken,
+      leaseUntil: request.leaseUntil,
       messageId: row.message_id,
       eventType: row.event_type,
       attempts: row.attempts,
       url: row.url,
       host: row.target_host,
       developerId: row.developer_id,
-      secret: row.secret === null ? null : this.cipher.decrypt(row.secret, row.webhook_id),
+      secret: row.secret === null ? null : this.decrypt(row.secret, row.webhook_id),
       webhookDeleted: row.webhook_deleted,
-      change: row.entity_type === null ? null : {
-        entityType: row.entity_type,
-        entityId: row.entity_id,
-        action: row.action,
-        changedFields: row.changed_fields,
-        previous: row.previous_data,
-        current: row.new_data,
-      },
+      change: changeOf(changes, row),
     }));
   }
 
-  /** False when the lease was lost (expired and re-claimed) or the webhook was deleted meanwhile. */
-  async recordAttempt(claimed: ClaimedDelivery, record: AttemptRecord): Promise<boolean> {
-    const updated = await this.heldBy(claimed).update({
+  /**
+   * Records many attempts in one statement, each only where its lease is still held (same claim token,
+   * still pending). Returns the ids recorded; a delivery missing from it had lost its lease (expired and
+   * claimed again) or was no longer pending, and its outcome was discarded.
+   */
+  async recordAttempts(attempts: { lease: HeldLease; record: AttemptRecord }[]): Promise<Set<string>> {
+    if (attempts.length === 0) return new Set();
+    const values = attempts.map(({ lease, record }) => ({
+      id: lease.id,
+      claim_token: lease.claimToken,
       status: record.status,
       attempts: record.attempts,
-      last_attempt_at: record.lastAttemptAt,
-      next_retry_at: record.nextRetryAt,
+      last_attempt_at: record.lastAttemptAt.toISOString(),
+      next_retry_at: record.nextRetryAt?.toISOString() ?? null,
       response_code: record.responseCode,
       response_body: record.responseBody,
       error_message: record.errorMessage,
-      delivered_at: record.deliveredAt,
+      delivered_at: record.deliveredAt?.toISOString() ?? null,
       payload: record.payload,
-      claim_token: null,
-      claimed_until: null,
-    });
-    return updated === 1;
+    }));
+    const result = await this.knex.raw<{ rows: { id: string }[] }>(RECORD_ATTEMPTS_SQL, [JSON.stringify(values)]);
+    return new Set(result.rows.map((row) => row.id));
+  }
+
+  /** Gives many leases back untouched (shutdown, or too little lease left to start): due again at once. */
+  async releaseAll(leases: HeldLease[]): Promise<void> {
+    if (leases.length === 0) return;
+    const values = leases.map((lease) => ({ id: lease.id, claim_token: lease.claimToken }));
+    await this.knex.raw(RELEASE_SQL, [JSON.stringify(values)]);
   }
 
   /**
-   * An open breaker: no attempt is counted, the delivery simply becomes due later, and so does every
-   * other unleased due delivery to that host, so they are not claimed one by one only to be put back.
+   * An open breaker: no attempt is counted, the deliveries simply become due later (those this dispatcher
+   * holds to the host, in one statement), and so does every other unleased due delivery to that host, so
+   * they are not claimed one by one only to be put back.
    */
-  async postpone(claimed: ClaimedDelivery, retryAt: Date, now: Date): Promise<void> {
-    await this.heldBy(claimed).update({ next_retry_at: retryAt, claim_token: null, claimed_until: null });
+  async postpone(held: HeldLease[], host: string, retryAt: Date, now: Date): Promise<void> {
+    if (held.length > 0) {
+      const values = held.map((lease) => ({ id: lease.id, claim_token: lease.claimToken }));
+      await this.knex.raw(POSTPONE_SQL, [retryAt, JSON.stringify(values)]);
+    }
     await this.knex('deliveries')
       .where({ status: 'pending' })
       .where('next_retry_at', '<=', now)
       .where((query) => {
         query.whereNull('claimed_until').orWhere('claimed_until', '<=', now);
       })
-      .whereIn('webhook_id', this.knex('webhooks').select('id').where({ target_host: claimed.host }))
+      .whereIn('webhook_id', this.knex('webhooks').select('id').where({ target_host: host }))
       .update({ next_retry_at: retryAt });
   }
 
-  /** Gives the lease back untouched (shutdown): due again at once, for this or another dispatcher. */
-  async release(claimed: ClaimedDelivery): Promise<void> {
-    await this.heldBy(claimed).update({ claim_token: null, claimed_until: null });
-  }
-
-  async fail(claimed: ClaimedDelivery, errorMessage: string): Promise<void> {
-    await this.heldBy(claimed).update({ status: 'failed', next_retry_at: null, error_message: errorMessage, claim_token: null, claimed_until: null });
+  async fail(claimed: HeldLease, errorMessage: string): Promise<void> {
+    await this.heldBy(claimed).update({
+      status: 'failed', next_retry_at: null, error_message: errorMessage, claim_token: null, claimed_until: null, claimed_by: null,
+    });
   }
 
   async countDue(now: Date): Promise<number> {
@@ -156,7 +189,57 @@ export class DeliveryStore {
     return Number(row?.count ?? 0);
   }
 
-  private heldBy(claimed: ClaimedDelivery) {
+  private heldBy(claimed: HeldLease) {
     return this.knex('deliveries').where({ id: claimed.id, claim_token: claimed.claimToken, status: 'pending' });
   }
+
+  private decrypt(stored: string, webhookId: string): string {
+    const key = `${webhookId}:${stored}`;
+    let secret = this.secrets.get(key);
+    if (secret === undefined) {
+      secret = this.cipher.decrypt(stored, webhookId);
+      if (this.secrets.size >= SECRET_CACHE_SIZE) this.secrets.clear();
+      this.secrets.set(key, secret);
+    }
+    return secret;
+  }
 }
+
+/** Null for a test delivery, which has no change. */
+function changeOf(changes: Map<string, ChangeContent>, row: ClaimRow): ChangeContent | null {
+  if (row.entity_type === null) return null;
+  const known = row.change_id === null ? undefined : changes.get(row.change_id);
+  if (known) return known;
+  const change: ChangeContent = {
+    entityType: row.entity_type,
+    entityId: row.entity_id,
+    action: row.action,
+    changedFields: row.changed_fields,
+    previous: row.previous_data,
+    current: row.new_data,
+  };
+  if (row.change_id !== null) changes.set(row.change_id, change);
+  return change;
+}
+
+/** Only where the lease is still held: a lost lease's outcome is never written over another's attempt. */
+const RECORD_ATTEMPTS_SQL = `
+update deliveries d set
+  status = v.status, attempts = v.attempts, last_attempt_at = v.last_attempt_at, next_retry_at = v.next_retry_at,
+  response_code = v.response_code, response_body = v.response_body, error_message = v.error_message,
+  delivered_at = v.delivered_at, payload = v.payload::json, claim_token = null, claimed_until = null, claimed_by = null
+from json_to_recordset(?::json) as v(
+  id uuid, claim_token uuid, status text, attempts int, last_attempt_at timestamptz, next_retry_at timestamptz,
+  response_code int, response_body text, error_message text, delivered_at timestamptz, payload text)
+where d.id = v.id and d.claim_token = v.claim_token and d.status = 'pending'
+returning d.id`;
+
+const POSTPONE_SQL = `
+update deliveries d set next_retry_at = ?, claim_token = null, claimed_until = null, claimed_by = null
+from json_to_recordset(?::json) as v(id uuid, claim_token uuid)
+where d.id = v.id and d.claim_token = v.claim_token and d.status = 'pending'`;
+
+const RELEASE_SQL = `
+update deliveries d set claim_token = null, claimed_until = null, claimed_by = null
+from json_to_recordset(?::json) as v(id uuid, claim_token uuid)
+where d.id = v.id and d.claim_token = v.claim_token and d.status = 'pending'`;

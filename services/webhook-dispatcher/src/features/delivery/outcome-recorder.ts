@@ -1,0 +1,131 @@
+import type { Logger } from '@timetable/observability';
+import { deliveriesTotal } from './delivery-metrics.js';
+import type { AttemptRecord, DeliveryStore, HeldLease } from './delivery-store.js';
+
+/** Outcomes written in one statement at most. */
+export const RECORD_BATCH_SIZE = 256;
+/** How long the first outcome of a batch waits for others before the batch is written. */
+export const RECORD_DELAY_MS = 5;
+
+interface PendingRecord {
+  lease: HeldLease;
+  record: AttemptRecord;
+}
+
+export interface OutcomeRecorderDeps {
+  store: DeliveryStore;
+  logger: Logger;
+  batchSize?: number;
+  delayMs?: number;
+}
+
+/**
+ * Writes attempt outcomes and released leases in batches, one statement per batch: a batch is written when
+ * it is full or `delayMs` after its first entry, one batch at a time (what arrives meanwhile forms the
+ * next). Each row is written only where its lease is still held. Until it is written an outcome exists only
+ * here: the delivery stays leased in the database and, should the process die, is sent again under the same
+ * webhook-id once the lease runs out, never taken as delivered. A batch that cannot be written is logged and
+ * dropped, with the same effect. `flushed()` resolves once everything handed over so far is written.
+ */
+export class OutcomeRecorder {
+  private records: PendingRecord[] = [];
+  private releases: HeldLease[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private writing: Promise<void> | undefined;
+  /** Handed over and not yet written (or dropped), in the batch being written included. */
+  private unwritten = 0;
+
+  private readonly store: DeliveryStore;
+  private readonly logger: Logger;
+  private readonly batchSize: number;
+  private readonly delayMs: number;
+
+  constructor(deps: OutcomeRecorderDeps) {
+    this.store = deps.store;
+    this.logger = deps.logger;
+    this.batchSize = deps.batchSize ?? RECORD_BATCH_SIZE;
+    this.delayMs = deps.delayMs ?? RECORD_DELAY_MS;
+  }
+
+  /** Leases this process still holds only because their outcome or release is not yet written. */
+  get size(): number {
+    return this.unwritten;
+  }
+
+  record(lease: HeldLease, record: AttemptRecord): void {
+    this.records.push({ lease, record });
+    this.added();
+  }
+
+  release(leases: HeldLease[]): void {
+    if (leases.length === 0) return;
+    this.releases.push(...leases);
+    this.unwritten += leases.length - 1;
+    this.added();
+  }
+
+  /** Writes what is waiting now, without the delay, and resolves once everything handed over is written. */
+  async flushed(): Promise<void> {
+    while (this.writing || this.records.length > 0 || this.releases.length > 0) {
+      if (!this.writing) this.startWriting();
+      await this.writing;
+    }
+  }
+
+  private added(): void {
+    this.unwritten += 1;
+    if (this.writing) return;
+    if (this.records.length + this.releases.length >= this.batchSize) this.startWriting();
+    else this.timer ??= setTimeout(() => this.startWriting(), this.delayMs);
+  }
+
+  private startWriting(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.writing) return;
+    this.writing = this.writeAll().finally(() => {
+      this.writing = undefined;
+    });
+  }
+
+  /** Batch after batch until nothing waits: outcomes that came in during a write go out right after it. */
+  private async writeAll(): Promise<void> {
+    while (this.records.length > 0 || this.releases.length > 0) {
+      const records = this.records.splice(0, this.batchSize);
+      const releases = this.releases.splice(0, this.batchSize - records.length);
+      try {
+        await Promise.all([this.writeRecords(records), this.writeReleases(releases)]);
+      } finally {
+        this.unwritten -= records.length + releases.length;
+      }
+    }
+  }
+
+  private async writeRecords(batch: PendingRecord[]): Promise<void> {
+    if (batch.length === 0) return;
+    let held: Set<string>;
+    try {
+      held = await this.store.recordAttempts(batch);
+    } catch (error) {
+      this.logger.error(
+        { err: error, deliveryIds: batch.map((entry) => entry.lease.id) },
+        'delivery attempts not recorded; retried when their leases expire',
+      );
+      return;
+    }
+    for (const { lease, record } of batch) {
+      if (!held.has(lease.id)) this.logger.warn({ deliveryId: lease.id }, 'delivery lease lost before recording; outcome discarded');
+      deliveriesTotal.inc({ status: record.status === 'pending' ? 'retrying' : record.status });
+    }
+  }
+
+  private async writeReleases(batch: HeldLease[]): Promise<void> {
+    if (batch.length === 0) return;
+    try {
+      await this.store.releaseAll(batch);
+      deliveriesTotal.inc({ status: 'released' }, batch.length);
+    } catch (error) {
+      this.logger.error({ err: error, deliveryIds: batch.map((lease) => lease.id) }, 'delivery leases not released; due again when they expire');
+    }
+  }
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { deliveryBody, serialiseDeliveryBody, type ChangeContent } from '../src/features/delivery/delivery-body.js';
+import type { ClaimedDelivery } from '../src/features/delivery/delivery-store.js';
+import { HostQueues } from '../src/features/delivery/host-queues.js';
+
+const sentAt = new Date('2025-03-03T10:00:00.123Z');
+
+describe('the delivery body', () => {
+  it('is JSON.stringify of the body, byte for byte, with the change data serialised once', () => {
+    const change: ChangeContent = {
+      entityType: 'course', entityId: 'c-1', action: 'updated', changedFields: ['name', 'credits'],
+      previous: { name: 'Mathe "1"\n\u2028 ü', credits: 5, nested: { z: 1, a: [null, true] } }, current: { name: 'Mathe 1 😀', credits: 6 },
+    };
+    for (const [id, event, content] of [['m-1', 'course.updated', change], ['m-"2"', 'course.updated', change], ['test-1', 'test.created', null]] as const) {
+      expect(serialiseDeliveryBody(id, event, content, sentAt)).toBe(JSON.stringify(deliveryBody(id, event, content, sentAt)));
+    }
+  });
+});
+
+function delivery(id: string, host: string): ClaimedDelivery {
+  return {
+    id, host, claimToken: 't', leaseUntil: sentAt, messageId: id, eventType: 'course.updated', attempts: 0,
+    url: `http://${host}/`, developerId: 'd', secret: null, webhookDeleted: false, change: null,
+  };
+}
+
+describe('the per-host queues of leased deliveries', () => {
+  it('start no more than the host limit per host and the process limit in all, hosts taking turns', () => {
+    const queues = new HostQueues({ hostLimit: 2, limit: 5 });
+    queues.add(['a1', 'a2', 'a3', 'a4'].map((id) => delivery(id, 'a:80')));
+    queues.add(['b1', 'b2', 'b3'].map((id) => delivery(id, 'b:80')));
+    queues.add(['c1'].map((id) => delivery(id, 'c:80')));
+    const first = queues.takeStartable().map((each) => each.id);
+    expect(first).toEqual(['a1', 'b1', 'c1', 'a2', 'b2']);
+    expect(queues.running).toBe(5);
+    expect(queues.waiting).toBe(3);
+    expect(queues.takeStartable()).toEqual([]);
+
+    queues.finished('c:80');
+    // c has nothing left and a and b are at their host limit: nothing starts although the process has room.
+    expect(queues.takeStartable()).toEqual([]);
+    queues.finished('a:80');
+    expect(queues.takeStartable().map((each) => each.id)).toEqual(['a3']);
+  });
+
+  it('hands back what waits, for one host or for all', () => {
+    const queues = new HostQueues({ hostLimit: 1, limit: 10 });
+    queues.add([delivery('a1', 'a:80'), delivery('a2', 'a:80'), delivery('b1', 'b:80'), delivery('b2', 'b:80')]);
+    expect(queues.takeStartable().map((each) => each.id)).toEqual(['a1', 'b1']);
+    expect(queues.takeWaiting('a:80').map((each) => each.id)).toEqual(['a2']);
+    expect(queues.waiting).toBe(1);
+    expect(queues.takeWaiting().map((each) => each.id)).toEqual(['b2']);
+    expect(queues.waiting).toBe(0);
+    expect(queues.running).toBe(2);
+  });
+});
