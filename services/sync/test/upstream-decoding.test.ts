@@ -113,6 +113,10 @@ describe('StarplanClient over HTTP', () => {
     server = createServer((req, res) => {
       requests += 1;
       const url = new URL(req.url ?? '/', 'http://localhost');
+      if (url.pathname.startsWith('/moved/')) {
+        res.writeHead(301, { location: `${url.pathname.replace('/moved/', '/splan/')}${url.search}` }).end();
+        return;
+      }
       if (failuresLeft > 0) {
         failuresLeft -= 1;
         res.writeHead(500).end('boom');
@@ -136,6 +140,11 @@ describe('StarplanClient over HTTP', () => {
   it('reads and validates a list', async () => {
     const locations = await client().locations();
     expect(locations.find((location) => location.id === 6)?.shortname).toBe('AÖ');
+  });
+
+  it('follows a redirect', async () => {
+    const moved = new StarplanClient({ baseUrl: baseUrl.replace('/splan/', '/moved/'), timeZone: 'Europe/Berlin' });
+    expect((await moved.locations()).find((location) => location.id === 6)?.shortname).toBe('AÖ');
   });
 
   it('retries a 5xx and then succeeds', async () => {
