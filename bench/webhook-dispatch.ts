@@ -7,7 +7,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readFile } from 'node:fs/promises';
 import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { Agent, request } from 'undici';
 import { topics, type ChangeEvent } from '@timetable/contracts';
@@ -17,12 +19,16 @@ import { DeveloperIdentity } from '@timetable/http';
 import { createLogger } from '@timetable/observability';
 import { serveModule } from '@timetable/service-kit';
 import { createWebhookService, webhookMigrations, WEBHOOKS_SCHEMA } from '@timetable/webhook-dispatcher';
+import { formatProfile, profileWhile, type ProfileSummary } from './support/cpu-profile.js';
 
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 1_000);
 const HOSTS = 8;
 /** The dispatcher's default: 32 attempts in flight, at most 4 per subscriber host. */
 const CONCURRENCY = 32;
 const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+/** BENCH_PROFILE=1: a CPU profile of this process (dispatcher and receivers) during the first dispatch. */
+const PROFILE = process.env.BENCH_PROFILE === '1';
+const PROFILE_FILE = path.join(import.meta.dirname, 'results', 'webhook-dispatch.cpuprofile');
 
 interface Receiver {
   url: string;
@@ -63,6 +69,30 @@ async function withAdmin(work: (client: pg.Client) => Promise<void>): Promise<vo
   } finally {
     await client.end();
   }
+}
+
+/**
+ * CPU seconds used so far by this process and by the PostgreSQL backends serving `database` (read from
+ * /proc, so only where the server runs on this machine; null elsewhere). Per delivery, the two show what the
+ * dispatcher costs beyond the HTTP a bare loop does.
+ */
+async function cpuSeconds(database: string): Promise<{ node: number; postgres: number | null }> {
+  const usage = process.cpuUsage();
+  let postgres: number | null = 0;
+  await withAdmin(async (client) => {
+    const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [database]);
+    for (const { pid } of rows) {
+      const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+      if (stat === null || postgres === null) {
+        postgres = null;
+        continue;
+      }
+      // utime and stime, in clock ticks (100 a second on Linux), after the parenthesised command name.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      postgres += (Number(fields[11]) + Number(fields[12])) / 100;
+    }
+  });
+  return { node: (usage.user + usage.system) / 1e6, postgres };
 }
 
 /** Deliveries per second until every live receiver holds `perReceiver` more deliveries than at the start. */
@@ -128,9 +158,18 @@ async function main(): Promise<void> {
     const publish = () => bus.publish(Array.from({ length: CHANGES }, () => change()).map((value) => ({ topic: topics.changes.name, key: `course:${value.entityId}`, value })));
 
     await publish();
-    const dispatched = await timeUntilDelivered(live, CHANGES, () => module.dispatcher.runCycle());
+    // The pool's connections stay open across the run, so their CPU time before and after covers the dispatch.
+    const cpuBefore = await cpuSeconds(database);
+    const dispatchOnce = () => timeUntilDelivered(live, CHANGES, () => module.dispatcher.runCycle());
+    let profile: ProfileSummary | undefined;
+    let dispatched: number;
+    if (PROFILE) ({ result: dispatched, summary: profile } = await profileWhile(PROFILE_FILE, dispatchOnce, 20));
+    else dispatched = await dispatchOnce();
+    const cpuAfter = await cpuSeconds(database);
     const bodySize = JSON.stringify({ id: randomUUID(), event: 'course.updated', timestamp: new Date().toISOString(), data: change() }).length;
+    const bareCpuBefore = process.cpuUsage();
     const bare = await bareLoop(live, CHANGES * HOSTS, bodySize);
+    const bareCpu = process.cpuUsage(bareCpuBefore);
 
     await subscribe(dead);
     await publish();
@@ -140,14 +179,19 @@ async function main(): Promise<void> {
     });
     await api.close();
 
+    const perDelivery = (seconds: number) => `${((seconds / (CHANGES * HOSTS)) * 1e6).toFixed(0)} µs`;
     const report = [
       `webhook dispatch, ${HOSTS} receivers on 127.0.0.1, ${CHANGES} changes each, ${CONCURRENCY} attempts in flight, ${os.cpus().length} cores`,
       `dispatcher (claim, sign, POST, record):    ${dispatched.toFixed(0)} deliveries/s   (target >= 1,000)`,
       `bare undici POST loop, same concurrency:   ${bare.toFixed(0)} requests/s`,
       `ratio:                                     ${((dispatched / bare) * 100).toFixed(0)} %   (target >= 50 %)`,
+      `CPU per delivery: this process ${perDelivery(cpuAfter.node - cpuBefore.node)} (dispatcher and receivers), PostgreSQL ${
+        cpuAfter.postgres === null || cpuBefore.postgres === null ? 'unknown' : perDelivery(cpuAfter.postgres - cpuBefore.postgres)
+      }; bare loop ${perDelivery((bareCpu.user + bareCpu.system) / 1e6)} (loop and receivers)`,
       `with one subscriber that never answers:    ${withDead.toFixed(0)} deliveries/s to the others, ${((1 - withDead / dispatched) * 100).toFixed(0)} % slower   (target <= 10 %)`,
     ];
     process.stdout.write(`${report.join('\n')}\n`);
+    if (profile) process.stdout.write(`\n${formatProfile('the dispatching process (dispatcher and the 8 receivers)', profile)}\n`);
   } finally {
     await bus.disconnect();
     await knex.destroy();
