@@ -1,6 +1,6 @@
 /** One upstream GET with a timeout and bounded, backed-off retries; returns the bytes and their Content-Type. */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { getGlobalDispatcher, interceptors, request, type Dispatcher } from 'undici';
+import { Agent, interceptors, request, type Dispatcher } from 'undici';
 import { UpstreamError } from './upstream-error.js';
 
 export interface FetchPolicy {
@@ -39,9 +39,12 @@ export async function fetchWithRetry<T>(url: string, policy: FetchPolicy, check:
 
 let dispatcher: Dispatcher | undefined;
 
-/** Redirects are followed, as fetch did (an installation may move from http to https). */
+/**
+ * Redirects are followed, as fetch did (an installation may move from http to https). An agent of our own:
+ * the global dispatcher may be the one of Node's bundled undici, which this version's interceptors cannot wrap.
+ */
 function redirecting(): Dispatcher {
-  dispatcher ??= getGlobalDispatcher().compose(interceptors.redirect({ maxRedirections: 5 }));
+  dispatcher ??= new Agent().compose(interceptors.redirect({ maxRedirections: 5 }));
   return dispatcher;
 }
 
