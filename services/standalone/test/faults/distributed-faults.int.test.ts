@@ -192,7 +192,12 @@ describe('SIGTERM of a dispatcher with a backlog of 500 deliveries', () => {
       }
       // The stack's grace period is 15 s before a SIGKILL; exit code 0 means the drain finished within it.
       expect(await system.stack.process('webhook-dispatcher').stop()).toBe(0);
-      const [held] = await system.query<{ n: number }>('webhook-dispatcher', "select count(*)::int as n from webhooks.deliveries where status = 'pending' and claimed_until > now()");
+      // This test's own deliveries: a dispatcher SIGKILLed by an earlier test leaves its leases to expire.
+      const [held] = await system.query<{ n: number }>(
+        'webhook-dispatcher',
+        "select count(*)::int as n from webhooks.deliveries where status = 'pending' and claimed_until > now() and webhook_id = any($1)",
+        [ids],
+      );
       expect(held?.n, 'deliveries still leased after the drain').toBe(0);
       await system.stack.startProcess('webhook-dispatcher');
       system.receiver.delayMs = 0;
