@@ -3,7 +3,15 @@ import type { Cache } from './cache.js';
 interface Entry {
   value: Buffer;
   expiresAt: number;
+  /** When the entry last moved to the young end of the LRU order. */
+  touchedAt: number;
 }
+
+/**
+ * A hit moves its entry to the young end at most this often: a hot entry read thousands of times a second
+ * stays near that end anyway, and moving it costs a Map delete and insert per read.
+ */
+const TOUCH_EVERY_MS = 1_000;
 
 /** Embedded mode's cache: an LRU bounded by total bytes, with per-entry expiry. */
 export class MemoryCache implements Cache {
@@ -16,13 +24,17 @@ export class MemoryCache implements Cache {
   get(key: string): Promise<Buffer | null> {
     const entry = this.entries.get(key);
     if (!entry) return Promise.resolve(null);
-    if (entry.expiresAt <= Date.now()) {
+    const now = Date.now();
+    if (entry.expiresAt <= now) {
       this.remove(key, entry);
       return Promise.resolve(null);
     }
-    // Re-insert to mark as most recently used.
-    this.entries.delete(key);
-    this.entries.set(key, entry);
+    if (now - entry.touchedAt >= TOUCH_EVERY_MS) {
+      // Re-inserted to mark it as recently used.
+      entry.touchedAt = now;
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+    }
     return Promise.resolve(entry.value);
   }
 
@@ -30,7 +42,8 @@ export class MemoryCache implements Cache {
     const previous = this.entries.get(key);
     if (previous) this.remove(key, previous);
     if (value.length > this.maxBytes) return Promise.resolve();
-    this.entries.set(key, { value, expiresAt: Date.now() + ttlSeconds * 1000 });
+    const now = Date.now();
+    this.entries.set(key, { value, expiresAt: now + ttlSeconds * 1000, touchedAt: now });
     this.bytes += value.length;
     for (const [oldestKey, oldest] of this.entries) {
       if (this.bytes <= this.maxBytes) break;

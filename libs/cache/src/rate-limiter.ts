@@ -31,27 +31,24 @@ export function parseRateTiers(spec: string): RateTier[] {
   });
 }
 
-/** Combines per-tier counts into one decision. */
+/** Combines per-tier counts into one decision: the exceeded tier that resets last, else the one with least room. */
 export function decide(tiers: RateTier[], counts: number[], ttlsSeconds: number[]): RateDecision {
   let decision: RateDecision | undefined;
-  tiers.forEach((tier, index) => {
+  for (let index = 0; index < tiers.length; index += 1) {
+    const tier = tiers[index]!;
     const count = counts[index] ?? 0;
     const reset = Math.max(1, Math.ceil(ttlsSeconds[index] ?? tier.windowSeconds));
-    const remaining = Math.max(0, tier.limit - count);
     const exceeded = count > tier.limit;
     const candidate: RateDecision = {
       allowed: !exceeded,
       limit: tier.limit,
-      remaining,
+      remaining: Math.max(0, tier.limit - count),
       resetSeconds: reset,
       retryAfterSeconds: exceeded ? reset : 0,
     };
-    if (!decision) decision = candidate;
-    else if (decision.allowed && !candidate.allowed) decision = candidate;
-    else if (!decision.allowed && !candidate.allowed) {
-      if (candidate.retryAfterSeconds > decision.retryAfterSeconds) decision = candidate;
-    } else if (decision.allowed && candidate.remaining < decision.remaining) decision = candidate;
-  });
-  if (!decision) return { allowed: true, limit: 0, remaining: 0, resetSeconds: 0, retryAfterSeconds: 0 };
-  return decision;
+    if (!decision || (decision.allowed ? !candidate.allowed || candidate.remaining < decision.remaining : !candidate.allowed && candidate.retryAfterSeconds > decision.retryAfterSeconds)) {
+      decision = candidate;
+    }
+  }
+  return decision ?? { allowed: true, limit: 0, remaining: 0, resetSeconds: 0, retryAfterSeconds: 0 };
 }
