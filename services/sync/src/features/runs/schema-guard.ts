@@ -13,8 +13,6 @@ import type { PairError } from './sync-run-store.js';
 
 export interface GuardedChanges {
   accepted: EntityChange[];
-  /** The outbox messages of the accepted changes. */
-  messages: OutgoingEvent[];
   rejected: PairError[];
 }
 
@@ -30,13 +28,12 @@ function problemOf(event: OutgoingEvent): string | undefined {
 }
 
 export function guardChanges(changes: readonly EntityChange[], syncRunId: string, now: Date): GuardedChanges {
-  const guarded: GuardedChanges = { accepted: [], messages: [], rejected: [] };
+  const guarded: GuardedChanges = { accepted: [], rejected: [] };
   for (const change of changes) {
     const { events } = changeMessages(change, syncRunId, now);
     const problem = events.map(problemOf).find((found) => found !== undefined);
     if (problem === undefined) {
       guarded.accepted.push(change);
-      guarded.messages.push(...events);
       continue;
     }
     const { programId, semesterId } = relationsOf(change);
@@ -44,4 +41,13 @@ export function guardChanges(changes: readonly EntityChange[], syncRunId: string
     guarded.rejected.push({ errorMessage, programId: idOrNull(programId), semesterId: idOrNull(semesterId), occurredAt: now });
   }
   return guarded;
+}
+
+/**
+ * The outbox messages of accepted changes, built when they are written rather than kept from the check: a
+ * first sync at scale has over 100,000 changes, and holding two messages for each until the commit cost
+ * hundreds of megabytes.
+ */
+export function outboxMessages(changes: readonly EntityChange[], syncRunId: string, now: Date): OutgoingEvent[] {
+  return changes.flatMap((change) => changeMessages(change, syncRunId, now).events);
 }

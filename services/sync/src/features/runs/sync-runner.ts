@@ -14,7 +14,7 @@ import type { UpstreamSnapshot } from '../upstream-client/upstream-snapshot.js';
 import { withAdvisoryLock } from './advisory-lock.js';
 import { syncChangesEmitted, syncEntitiesSeen, syncFeedsRead, syncLastSuccess, syncPairFailures, syncRunDuration } from './metrics.js';
 import { buildNextSnapshot, DERIVATION_VERSION, feedRecordChanges } from './next-snapshot.js';
-import { guardChanges } from './schema-guard.js';
+import { guardChanges, outboxMessages } from './schema-guard.js';
 import type { PairError, SyncRunRecord, SyncRunStatus, SyncRunStore } from './sync-run-store.js';
 import type { UpstreamBodyStore } from './upstream-body-store.js';
 
@@ -49,6 +49,8 @@ export interface SyncRunnerDeps {
 }
 
 const LOCK_NAME = 'timetable-sync-run';
+/** Changes whose outbox messages are built and written at a time. */
+const OUTBOX_CHUNK = 1000;
 
 export class SyncRunner {
   private inFlight: Promise<SyncRunResult> | undefined;
@@ -110,7 +112,10 @@ export class SyncRunner {
       next = buildNextSnapshot(upstream, readFailures, previous, stored.feeds);
     }
     const finishedAt = now();
-    const { accepted: changes, messages, rejected } = guardChanges(diffSnapshots(previous, next.entities), id, finishedAt);
+    const feedsParsed = upstream.feeds.size;
+    // The occurrences are in the events now; what follows (diff, check, commit) is the peak of a first sync.
+    upstream.feeds.clear();
+    const { accepted: changes, rejected } = guardChanges(diffSnapshots(previous, next.entities), id, finishedAt);
     const errors = [...next.failures.map((failure) => pairErrorOf(failure, finishedAt)), ...rejected];
     const status: SyncRunStatus = errors.length > 0 ? 'partial' : 'succeeded';
     const fingerprint = status === 'succeeded' ? fingerprintOf(upstream.bodies) : null;
@@ -123,11 +128,13 @@ export class SyncRunner {
       await snapshots.apply(trx, changes, scopes, rescoped, finishedAt);
       await bodies.apply(trx, { lists, replaceLists: status === 'succeeded', feedUpserts: feedRecords.upserts, feedDeletes: feedRecords.deletes }, finishedAt);
       await runs.record(trx, run, errors);
-      await appendToOutbox(trx, messages);
+      for (let index = 0; index < changes.length; index += OUTBOX_CHUNK) {
+        await appendToOutbox(trx, outboxMessages(changes.slice(index, index + OUTBOX_CHUNK), id, finishedAt));
+      }
     });
     this.deps.relay.wake();
     recordMetrics(changes, next.entities.values(), finishedAt, errors.length);
-    const read = { feedsParsed: upstream.feeds.size, feedsUnchanged: next.reusedFeeds.size, upstreamUnchanged: false };
+    const read = { feedsParsed, feedsUnchanged: next.reusedFeeds.size, upstreamUnchanged: false };
     recordFeedMetrics(read);
     logger.info(
       { syncRunId: id, pu: upstream.planningUnit.id, changes: changes.length, failures: errors.length, unmatched: next.unmatchedOccurrences, ...read },
