@@ -1,23 +1,63 @@
 /**
- * First sync of the simulator university at a given scale (default 10, bench/README.md: <= 60 s and
- * <= 512 MB RSS), then an unchanged re-sync (target: <= 10 % of the first). The simulator runs in a child
- * process so the reported RSS is the sync's own; the sync writes to a fresh database that is dropped after.
+ * Sync at scale (bench/README.md, "Sync at scale"): for each scale of BENCH_SCALES (default 10,100), the first
+ * sync of the simulator university, publishing its outbox, an unchanged re-sync, and a re-sync after the
+ * simulator changed about one percent of the events. Each scale runs in a child process of its own, so the
+ * peak RSS of one is not inherited by the next; the simulator runs in a further child process, so the RSS is
+ * the sync's own. The sync writes to a fresh database that is dropped after.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { topics } from '@timetable/contracts';
 import { createKnex, migrateToLatest } from '@timetable/db';
 import { InProcessBus } from '@timetable/events';
 import { createLogger } from '@timetable/observability';
-import { createSyncService, SYNC_SCHEMA, syncMigrations } from '@timetable/sync';
+import { createSyncService, SYNC_SCHEMA, syncMigrations, type SyncRunResult } from '@timetable/sync';
 
-const scale = Number(process.env.BENCH_SCALE ?? '10');
 const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const repoRoot = path.resolve(import.meta.dirname, '..');
-const logger = createLogger({ name: 'sync-bench', level: 'warn' });
+/** The share of events the churn step aims to change... */
+const CHURN_SHARE = 0.01;
+/** ...where one simulator change (a moved, cancelled or added occurrence, a renamed room, ...) changes about two events. */
+const EVENTS_PER_CHURN_OPERATION = 2;
+/** The simulator applies at most this many changes per request. */
+const CHURN_PER_REQUEST = 1000;
+const RESULT_PREFIX = 'SYNC_SCALE_RESULT ';
+
+interface Step {
+  seconds: number;
+  /** User + system CPU seconds of the sync process during the step (less noisy than wall time on a shared machine). */
+  cpuSeconds: number;
+  /** Highest RSS sampled every 50 ms during the step. */
+  peakRssMb: number;
+  /** The process's RSS high-water mark at the end of the step (kernel-tracked, never decreases). */
+  maxRssMb: number;
+}
+
+type RunStep = Step & {
+  status: string;
+  created: number;
+  updated: number;
+  deleted: number;
+  feedsParsed: number;
+  feedsUnchanged: number;
+  upstreamUnchanged: boolean;
+};
+
+interface ScaleReport {
+  scale: number;
+  events: number;
+  entities: number;
+  firstSync: RunStep;
+  publishOutbox: Step;
+  unchangedResync: RunStep & { shareOfFirst: number; cpuShareOfFirst: number };
+  churn: { operations: number; eventsChanged: number; shareOfEvents: number };
+  churnResync: RunStep & { shareOfFirst: number };
+}
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -29,13 +69,13 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function startSimulatorProcess(port: number): Promise<() => void> {
+async function startSimulatorProcess(port: number, scale: number): Promise<() => void> {
   const child = spawn(process.execPath, ['--conditions=@timetable/source', '--import', 'tsx', 'tools/starplan-sim/src/main.ts'], {
     cwd: repoRoot,
     env: { ...process.env, SIM_PORT: String(port), SIM_SCALE: String(scale), SIM_HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
     stdio: 'ignore',
   });
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 180_000;
   for (;;) {
     const answered = await fetch(`http://127.0.0.1:${port}/splan/json?m=getpus`).then((response) => response.ok, () => false);
     if (answered) return () => child.kill('SIGTERM');
@@ -54,63 +94,157 @@ async function withAdmin(work: (client: pg.Client) => Promise<unknown>): Promise
   }
 }
 
-/** Samples RSS while a promise runs and returns its duration and the peak. */
-async function measure<T>(work: () => Promise<T>): Promise<{ result: T; seconds: number; peakRssMb: number }> {
+const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
+
+/** Duration, CPU time and RSS of one step. */
+async function measure<T>(work: () => Promise<T>): Promise<{ result: T; step: Step }> {
   let peak = process.memoryUsage().rss;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+  const cpu = process.cpuUsage();
   const started = performance.now();
   try {
     const result = await work();
-    return { result, seconds: (performance.now() - started) / 1000, peakRssMb: Math.round(Math.max(peak, process.memoryUsage().rss) / 2 ** 20) };
+    const seconds = (performance.now() - started) / 1000;
+    const used = process.cpuUsage(cpu);
+    peak = Math.max(peak, process.memoryUsage().rss);
+    // resourceUsage().maxRSS is in kilobytes.
+    const maxRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
+    return { result, step: { seconds, cpuSeconds: (used.user + used.system) / 1e6, peakRssMb: mb(peak), maxRssMb } };
   } finally {
     clearInterval(sampler);
   }
 }
 
-const port = await freePort();
-const stopSimulator = await startSimulatorProcess(port);
-const database = `timetable_bench_${randomBytes(4).toString('hex')}`;
-await withAdmin((client) => client.query(`create database ${database}`));
-const url = new URL(adminUrl);
-url.pathname = `/${database}`;
-const knex = createKnex({ connectionString: url.toString(), schema: SYNC_SCHEMA, poolMax: 5 });
-try {
-  await migrateToLatest(knex, SYNC_SCHEMA, syncMigrations);
-  const sync = await createSyncService({
-    knex,
-    bus: new InProcessBus(logger),
-    logger,
-    upstreamBaseUrl: `http://127.0.0.1:${port}/splan`,
-    intervalSeconds: 3600,
-    timeZone: 'Europe/Berlin',
-    fetchTimeoutMs: 30_000,
+function runStep(step: Step, result: SyncRunResult): RunStep {
+  const { status, created, updated, deleted, feedsParsed, feedsUnchanged, upstreamUnchanged } = result;
+  return { ...step, status, created, updated, deleted, feedsParsed, feedsUnchanged, upstreamUnchanged };
+}
+
+/** One scale, in this process: prints its report as one line for the parent. */
+async function benchOneScale(scale: number): Promise<void> {
+  const logger = createLogger({ name: 'sync-bench', level: 'warn' });
+  const port = await freePort();
+  const stopSimulator = await startSimulatorProcess(port, scale);
+  const simulatorUrl = `http://127.0.0.1:${port}/splan`;
+  const database = `timetable_bench_${randomBytes(4).toString('hex')}`;
+  await withAdmin((client) => client.query(`create database ${database}`));
+  const url = new URL(adminUrl);
+  url.pathname = `/${database}`;
+  const knex = createKnex({ connectionString: url.toString(), schema: SYNC_SCHEMA, poolMax: 5 });
+  try {
+    await migrateToLatest(knex, SYNC_SCHEMA, syncMigrations);
+    const sync = await createSyncService({
+      knex,
+      bus: new InProcessBus(logger),
+      logger,
+      upstreamBaseUrl: simulatorUrl,
+      intervalSeconds: 3600,
+      timeZone: 'Europe/Berlin',
+      fetchTimeoutMs: 60_000,
+    });
+    const count = async (entityType?: string) => {
+      const query = knex('snapshot_entities').count<{ count: string }[]>({ count: '*' });
+      if (entityType) query.where({ entity_type: entityType });
+      return Number((await query)[0]?.count ?? 0);
+    };
+    const first = await measure(() => sync.runOnce());
+    const publish = await measure(() => sync.relay.drain());
+    const unchanged = await measure(() => sync.runOnce());
+    const events = await count('event');
+    const entities = await count();
+
+    const operations = Math.max(1, Math.round((events * CHURN_SHARE) / EVENTS_PER_CHURN_OPERATION));
+    for (let done = 0, seed = 1; done < operations; done += CHURN_PER_REQUEST, seed += 1) {
+      const response = await fetch(`${simulatorUrl}/__admin/churn`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ seed, count: Math.min(CHURN_PER_REQUEST, operations - done) }),
+      });
+      if (!response.ok) throw new Error(`churn answered HTTP ${response.status}`);
+    }
+    const churned = await measure(() => sync.runOnce());
+    const eventsChanged = await knex('outbox')
+      .where({ topic: topics.changes.name })
+      .whereRaw(`value->>'syncRunId' = ?`, [churned.result.syncRunId])
+      .whereRaw(`value->>'entityType' = 'event'`)
+      .count<{ count: string }[]>({ count: '*' });
+    await sync.relay.drain();
+
+    const report: ScaleReport = {
+      scale,
+      events,
+      entities,
+      firstSync: runStep(first.step, first.result),
+      publishOutbox: publish.step,
+      unchangedResync: {
+        ...runStep(unchanged.step, unchanged.result),
+        shareOfFirst: unchanged.step.seconds / first.step.seconds,
+        cpuShareOfFirst: unchanged.step.cpuSeconds / first.step.cpuSeconds,
+      },
+      churn: {
+        operations,
+        eventsChanged: Number(eventsChanged[0]?.count ?? 0),
+        shareOfEvents: Number(eventsChanged[0]?.count ?? 0) / events,
+      },
+      churnResync: { ...runStep(churned.step, churned.result), shareOfFirst: churned.step.seconds / first.step.seconds },
+    };
+    process.stdout.write(`${RESULT_PREFIX}${JSON.stringify(report)}\n`);
+  } finally {
+    await knex.destroy();
+    await withAdmin((client) => client.query(`drop database if exists ${database} with (force)`));
+    stopSimulator();
+  }
+}
+
+/** Runs one scale in a child process and returns its report. */
+async function benchInChild(scale: number): Promise<ScaleReport> {
+  const child = spawn(process.execPath, [...process.execArgv, import.meta.filename], {
+    cwd: repoRoot,
+    env: { ...process.env, BENCH_ONE_SCALE: String(scale) },
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const first = await measure(() => sync.runOnce());
-  const publish = await measure(() => sync.relay.drain());
-  const second = await measure(() => sync.runOnce());
-  const occurrences = await knex('snapshot_entities').where({ entity_type: 'event' }).count<{ count: number }[]>({ count: '*' });
-  const report = {
-    scale,
-    firstSync: { seconds: first.seconds, peakRssMb: first.peakRssMb, status: first.result.status, changes: first.result.created },
-    publishOutbox: { seconds: publish.seconds },
-    unchangedResync: { seconds: second.seconds, status: second.result.status, changes: second.result.created + second.result.updated + second.result.deleted },
-    resyncShareOfFirst: second.seconds / first.seconds,
-    events: Number(occurrences[0]?.count ?? 0),
-    node: process.version,
-  };
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const line = output.split('\n').find((candidate) => candidate.startsWith(RESULT_PREFIX));
+  if (code !== 0 || !line) throw new Error(`scale ${scale} failed (exit ${code}):\n${output}`);
+  return JSON.parse(line.slice(RESULT_PREFIX.length)) as ScaleReport;
+}
+
+function describe(report: ScaleReport): string {
+  const run = (name: string, step: RunStep) =>
+    `  ${name}: ${step.seconds.toFixed(2)} s (CPU ${step.cpuSeconds.toFixed(2)} s), peak RSS ${step.peakRssMb} MB (max ${step.maxRssMb} MB), ` +
+    `${step.created}/${step.updated}/${step.deleted} created/updated/deleted, feeds parsed ${step.feedsParsed}, unchanged ${step.feedsUnchanged}, ${step.status}` +
+    (step.upstreamUnchanged ? ', upstream unchanged' : '');
+  return [
+    `scale ${report.scale}: ${report.entities} entities, ${report.events} events`,
+    run('first sync', report.firstSync),
+    `  publishing the outbox: ${report.publishOutbox.seconds.toFixed(1)} s`,
+    `${run('unchanged re-sync', report.unchangedResync)}`,
+    `    = ${(report.unchangedResync.shareOfFirst * 100).toFixed(1)} % of the first (CPU ${(report.unchangedResync.cpuShareOfFirst * 100).toFixed(1)} %)`,
+    `  churn: ${report.churn.operations} simulator changes, ${report.churn.eventsChanged} event changes (${(report.churn.shareOfEvents * 100).toFixed(1)} % of the events)`,
+    `${run('churn re-sync', report.churnResync)}`,
+    `    = ${(report.churnResync.shareOfFirst * 100).toFixed(1)} % of the first`,
+  ].join('\n');
+}
+
+const one = process.env.BENCH_ONE_SCALE;
+if (one !== undefined) {
+  await benchOneScale(Number(one));
+} else {
+  const scales = (process.env.BENCH_SCALES ?? process.env.BENCH_SCALE ?? '10,100').split(',').map((scale) => Number(scale.trim()));
+  if (scales.some((scale) => !(scale > 0))) throw new Error(`BENCH_SCALES must list positive numbers, got ${process.env.BENCH_SCALES}`);
+  const reports: ScaleReport[] = [];
+  for (const scale of scales) {
+    const report = await benchInChild(scale);
+    reports.push(report);
+    process.stdout.write(`${describe(report)}\n`);
+  }
   process.stdout.write(
-    [
-      `scale ${scale}: first sync ${first.seconds.toFixed(1)} s (${first.result.created} changes, peak RSS ${first.peakRssMb} MB, ${first.result.status})`,
-      `publishing the outbox: ${publish.seconds.toFixed(1)} s`,
-      `unchanged re-sync ${second.seconds.toFixed(1)} s (${report.unchangedResync.changes} changes) = ${(report.resyncShareOfFirst * 100).toFixed(0)} % of the first`,
-      'targets (bench/README.md): first sync <= 60 s and <= 512 MB RSS at scale 10; unchanged re-sync <= 10 %',
-      '',
-    ].join('\n'),
+    'targets (bench/README.md): scale 10 first sync <= 10 s and <= 400 MB RSS; scale 100 first sync <= 120 s and <= 512 MB RSS; ' +
+      'unchanged re-sync <= 10 % of the first\n',
   );
   await mkdir(path.join(repoRoot, 'bench/results'), { recursive: true });
-  await writeFile(path.join(repoRoot, 'bench/results/sync-scale.json'), `${JSON.stringify(report, null, 2)}\n`);
-} finally {
-  await knex.destroy();
-  await withAdmin((client) => client.query(`drop database if exists ${database} with (force)`));
-  stopSimulator();
+  const result = { measuredAt: new Date().toISOString(), node: process.version, cpus: os.cpus().length, scales: reports };
+  await writeFile(path.join(repoRoot, 'bench/results/sync-scale.json'), `${JSON.stringify(result, null, 2)}\n`);
 }
