@@ -29,6 +29,8 @@ const CHURN_PER_REQUEST = 1000;
 const RESULT_PREFIX = 'SYNC_SCALE_RESULT ';
 
 interface Step {
+  /** RSS when the step began, after a full garbage collection: what earlier steps left behind. */
+  startRssMb: number;
   seconds: number;
   /** User + system CPU seconds of the sync process during the step (less noisy than wall time on a shared machine). */
   cpuSeconds: number;
@@ -96,8 +98,10 @@ async function withAdmin(work: (client: pg.Client) => Promise<unknown>): Promise
 
 const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
 
-/** Duration, CPU time and RSS of one step. */
+/** Duration, CPU time and RSS of one step, which starts after a full garbage collection. */
 async function measure<T>(work: () => Promise<T>): Promise<{ result: T; step: Step }> {
+  (globalThis as { gc?: () => void }).gc?.();
+  const startRssMb = mb(process.memoryUsage().rss);
   let peak = process.memoryUsage().rss;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
   const cpu = process.cpuUsage();
@@ -109,7 +113,7 @@ async function measure<T>(work: () => Promise<T>): Promise<{ result: T; step: St
     peak = Math.max(peak, process.memoryUsage().rss);
     // resourceUsage().maxRSS is in kilobytes.
     const maxRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
-    return { result, step: { seconds, cpuSeconds: (used.user + used.system) / 1e6, peakRssMb: mb(peak), maxRssMb } };
+    return { result, step: { startRssMb, seconds, cpuSeconds: (used.user + used.system) / 1e6, peakRssMb: mb(peak), maxRssMb } };
   } finally {
     clearInterval(sampler);
   }
@@ -198,7 +202,8 @@ async function benchOneScale(scale: number): Promise<void> {
 
 /** Runs one scale in a child process and returns its report. */
 async function benchInChild(scale: number): Promise<ScaleReport> {
-  const child = spawn(process.execPath, [...process.execArgv, import.meta.filename], {
+  // --expose-gc: each step starts after a full collection, so its peak is less of what earlier steps left.
+  const child = spawn(process.execPath, ['--expose-gc', ...process.execArgv, import.meta.filename], {
     cwd: repoRoot,
     env: { ...process.env, BENCH_ONE_SCALE: String(scale) },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -213,13 +218,13 @@ async function benchInChild(scale: number): Promise<ScaleReport> {
 
 function describe(report: ScaleReport): string {
   const run = (name: string, step: RunStep) =>
-    `  ${name}: ${step.seconds.toFixed(2)} s (CPU ${step.cpuSeconds.toFixed(2)} s), peak RSS ${step.peakRssMb} MB (max ${step.maxRssMb} MB), ` +
+    `  ${name}: ${step.seconds.toFixed(2)} s (CPU ${step.cpuSeconds.toFixed(2)} s), RSS ${step.startRssMb} MB at start, peak ${step.peakRssMb} MB, ` +
     `${step.created}/${step.updated}/${step.deleted} created/updated/deleted, feeds parsed ${step.feedsParsed}, unchanged ${step.feedsUnchanged}, ${step.status}` +
     (step.upstreamUnchanged ? ', upstream unchanged' : '');
   return [
     `scale ${report.scale}: ${report.entities} entities, ${report.events} events`,
     run('first sync', report.firstSync),
-    `  publishing the outbox: ${report.publishOutbox.seconds.toFixed(1)} s`,
+    `  publishing the outbox: ${report.publishOutbox.seconds.toFixed(1)} s, peak RSS ${report.publishOutbox.peakRssMb} MB`,
     `${run('unchanged re-sync', report.unchangedResync)}`,
     `    = ${(report.unchangedResync.shareOfFirst * 100).toFixed(1)} % of the first (CPU ${(report.unchangedResync.cpuShareOfFirst * 100).toFixed(1)} %)`,
     `  churn: ${report.churn.operations} simulator changes, ${report.churn.eventsChanged} event changes (${(report.churn.shareOfEvents * 100).toFixed(1)} % of the events)`,
