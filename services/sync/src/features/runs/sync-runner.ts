@@ -156,6 +156,9 @@ export class SyncRunner {
   ): Promise<SyncRunResult> {
     const run = runRecord(id, startedAt, finishedAt, upstream.planningUnit.id, 'succeeded', [], lastCommitted.entityCount, null, lastCommitted.upstreamFingerprint);
     await this.deps.runs.record(this.deps.knex, run, []);
+    // The gauges as a run that built the snapshot would set them (a restarted process has none yet).
+    const counts = await this.deps.snapshots.countByType();
+    for (const entityType of ENTITY_TYPES) syncEntitiesSeen.set({ entity_type: entityType }, counts.get(entityType) ?? 0);
     syncLastSuccess.set(finishedAt.getTime() / 1000);
     const read = { feedsParsed: upstream.feeds.size, feedsUnchanged: upstream.unchangedFeeds.size, upstreamUnchanged: true };
     recordFeedMetrics(read);

@@ -37,6 +37,12 @@ export class SnapshotStore {
     return new Map(rows.map((row) => [snapshotKey(row.entity_type, row.entity_id), toEntity(row)]));
   }
 
+  /** Entities per type, without reading their data. */
+  async countByType(): Promise<Map<EntityType, number>> {
+    const rows: { entity_type: EntityType; count: string }[] = await this.knex('snapshot_entities').select('entity_type').count({ count: '*' }).groupBy('entity_type');
+    return new Map(rows.map((row) => [row.entity_type, Number(row.count)]));
+  }
+
   async find(entityType: EntityType, entityId: string): Promise<StoredEntity | undefined> {
     const row: SnapshotRow | undefined = await this.knex('snapshot_entities').where({ entity_type: entityType, entity_id: entityId }).first();
     return row && toEntity(row);
