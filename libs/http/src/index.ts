@@ -4,7 +4,7 @@ export { parseInput, validationDetails } from './validation.js';
 export { createServiceApp, API_PREFIX, type ServiceAppOptions } from './create-service-app.js';
 export { operationalRoutes, type ReadinessCheck } from './operational-routes.js';
 export { listen, type RunningServer } from './http-server.js';
-export { requestId } from './request-id.js';
+export { requestId, requestIdOf } from './request-id.js';
 export { observeRequest } from './http-metrics.js';
 export type { ServiceModule } from './service-module.js';
 export { DeveloperIdentity, requireDeveloper, developerIdOf, IDENTITY_HEADER, IDENTITY_SIGNATURE_HEADER } from './developer-identity.js';

@@ -19,35 +19,48 @@ export type ReadCheck = RateDecision | 'unlimited';
 
 /**
  * The per-client budget of public reads, used by both of the gateway's read paths. A request is charged
- * once: the cached-read path records its check on the request, and the Express middleware, should the
- * request fall through to it, reuses that check instead of charging again. When the limiter backend fails
- * the request passes unlimited: a Redis outage must not take the read API down with it.
+ * once: when the cached-read path has charged a request it then passes on (its budget is exhausted), it
+ * hands the outcome over with `handOver`, and the Express middleware's `check` takes that instead of charging
+ * again. When the limiter backend fails the request passes unlimited: a Redis outage must not take the read
+ * API down with it.
  */
 export class PublicReadLimit {
-  private readonly checked = new WeakMap<IncomingMessage, ReadCheck>();
+  private readonly handedOver = new WeakMap<IncomingMessage, ReadCheck>();
 
   constructor(private readonly deps: PublicReadLimitDeps) {}
 
-  /** Charges the client at `address` (an IPv4 address, or its IPv6 /64) and remembers the outcome on the request. */
-  async check(req: IncomingMessage, address: string | undefined): Promise<ReadCheck> {
-    const earlier = this.checked.get(req);
-    if (earlier) return earlier;
-    let outcome: ReadCheck;
+  /** Charges the client at `address` (an IPv4 address, or its IPv6 /64). */
+  async consume(address: string | undefined): Promise<ReadCheck> {
     try {
-      outcome = await this.deps.rateLimiter.consume(rateLimitClientKey(address), this.deps.rateTiers);
+      return await this.deps.rateLimiter.consume(rateLimitClientKey(address), this.deps.rateTiers);
     } catch (error) {
       limiterFailures.inc();
       this.deps.logger.warn({ err: error }, 'rate limiter unavailable, request let through unlimited');
-      outcome = 'unlimited';
+      return 'unlimited';
     }
-    this.checked.set(req, outcome);
-    return outcome;
+  }
+
+  /** Records that `req` was already charged, for the path that answers it. */
+  handOver(req: IncomingMessage, outcome: ReadCheck): void {
+    this.handedOver.set(req, outcome);
+  }
+
+  /** The outcome handed over for `req`, or a fresh charge. */
+  check(req: IncomingMessage, address: string | undefined): Promise<ReadCheck> {
+    const earlier = this.handedOver.get(req);
+    return earlier ? Promise.resolve(earlier) : this.consume(address);
   }
 }
 
 /** IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers): limit, remaining, seconds to reset. */
+export function rateLimitHeaders(decision: RateDecision): Record<string, string> {
+  return {
+    'RateLimit-Limit': String(decision.limit),
+    'RateLimit-Remaining': String(decision.remaining),
+    'RateLimit-Reset': String(decision.resetSeconds),
+  };
+}
+
 export function setRateLimitHeaders(res: ServerResponse, decision: RateDecision): void {
-  res.setHeader('RateLimit-Limit', String(decision.limit));
-  res.setHeader('RateLimit-Remaining', String(decision.remaining));
-  res.setHeader('RateLimit-Reset', String(decision.resetSeconds));
+  for (const [name, value] of Object.entries(rateLimitHeaders(decision))) res.setHeader(name, value);
 }
