@@ -11,12 +11,14 @@ import { PERSONAL_FEED_MAX_IDS, type OccurrenceResource, type SemesterResource }
 import { captureResponse, startBareServer } from './support/bare-server.js';
 import { formatProfile, profileWhile, type ProfileSummary } from './support/cpu-profile.js';
 import { startBenchSystem, type BenchSystem } from './support/bench-system.js';
-import { loadTest } from './support/load-test.js';
+import { loadTest, type LoadResult } from './support/load-test.js';
 import { formatReport, writeReport, type BenchReport, type ColdRender, type RouteMeasurement } from './support/report.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION_SECONDS ?? 5);
 const WARMUP_SECONDS = 1;
+/** Measured runs per server and route (BENCH_ROUNDS, default 3); the median counts. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const COLD_SAMPLES = 5;
 const RESULT_FILE = path.join(import.meta.dirname, 'results', 'latest.json');
 /** BENCH_PROFILE=1: after each measured run, one more run under the CPU profiler (its numbers are not reported). */
@@ -87,20 +89,37 @@ async function measureColdIcal(bench: BenchSystem, name: string, icalPath: strin
   };
 }
 
+/** The run with the median requests/s of several. */
+function median(results: LoadResult[]): LoadResult {
+  const sorted = [...results].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/**
+ * Gateway and bare server take turns, ROUNDS times each, and each side reports its median run: two cores
+ * shared by server and load generator make single runs vary by up to a fifth, and alternating spreads any
+ * drift of the machine over both sides.
+ */
 async function measureRoute(bench: BenchSystem, name: string, routePath: string, profiles: Record<string, ProfileSummary>): Promise<RouteMeasurement> {
   const url = `${bench.api}${routePath}`;
   const captured = await captureResponse(url);
-  await loadTest({ url, connections: CONNECTIONS, durationSeconds: WARMUP_SECONDS });
-  const gateway = await loadTest({ url, connections: CONNECTIONS, durationSeconds: DURATION_SECONDS });
-  if (PROFILE) {
-    const file = path.join(import.meta.dirname, 'results', `${name.replace(/[^\w]+/g, '-').replace(/^-|-$/g, '')}.cpuprofile`);
-    const { summary } = await profileWhile(file, () => loadTest({ url, connections: CONNECTIONS, durationSeconds: DURATION_SECONDS }));
-    profiles[name] = summary;
-  }
   const bareServer = await startBareServer(captured);
   try {
+    await loadTest({ url, connections: CONNECTIONS, durationSeconds: WARMUP_SECONDS });
     await loadTest({ url: bareServer.url, connections: CONNECTIONS, durationSeconds: WARMUP_SECONDS });
-    const bare = await loadTest({ url: bareServer.url, connections: CONNECTIONS, durationSeconds: DURATION_SECONDS });
+    const gatewayRuns: LoadResult[] = [];
+    const bareRuns: LoadResult[] = [];
+    for (let round = 0; round < ROUNDS; round += 1) {
+      gatewayRuns.push(await loadTest({ url, connections: CONNECTIONS, durationSeconds: DURATION_SECONDS }));
+      bareRuns.push(await loadTest({ url: bareServer.url, connections: CONNECTIONS, durationSeconds: DURATION_SECONDS }));
+    }
+    if (PROFILE) {
+      const file = path.join(import.meta.dirname, 'results', `${name.replace(/[^\w]+/g, '-').replace(/^-|-$/g, '')}.cpuprofile`);
+      const { summary } = await profileWhile(file, () => loadTest({ url, connections: CONNECTIONS, durationSeconds: DURATION_SECONDS }));
+      profiles[name] = summary;
+    }
+    const gateway = median(gatewayRuns);
+    const bare = median(bareRuns);
     return { name, path: routePath, bodyBytes: captured.body.length, gateway, bare, ratio: gateway.requestsPerSecond / bare.requestsPerSecond };
   } finally {
     await bareServer.close();
@@ -139,6 +158,7 @@ async function main(): Promise<void> {
       cpus: os.availableParallelism(),
       connections: CONNECTIONS,
       durationSeconds: DURATION_SECONDS,
+      rounds: ROUNDS,
       readyMs: bench.readyMs,
       restRssBytes,
       routes,

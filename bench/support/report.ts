@@ -30,6 +30,8 @@ export interface BenchReport {
   cpus: number;
   connections: number;
   durationSeconds: number;
+  /** Measured runs per server and route; each row is the median run. */
+  rounds: number;
   readyMs: number;
   /** Resident set size of this process (the whole embedded system and the harness) idle after the first sync. */
   restRssBytes: number;
@@ -69,7 +71,7 @@ export function formatReport(report: BenchReport): string {
   }
   lines.push(
     '',
-    `${report.connections} connections, ${report.durationSeconds} s per run, ${report.cpus} CPUs, Node ${report.node}`,
+    `${report.connections} connections, median of ${report.rounds} alternating runs of ${report.durationSeconds} s per server, ${report.cpus} CPUs, Node ${report.node}`,
     `ready (health and first sync): ${fixed(report.readyMs / 1000, 2)} s; RSS at rest after it: ${fixed(report.restRssBytes / 2 ** 20, 0)} MB`,
     ...report.icalCold.map(
       (cold) =>
