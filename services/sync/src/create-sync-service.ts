@@ -40,15 +40,15 @@ export type SyncService = ServiceModule & {
 
 export function createSyncService(deps: SyncServiceDeps): Promise<SyncService> {
   const logger = deps.logger.child({ service: 'sync' });
-  const snapshots = new SnapshotStore(deps.knex);
-  const runs = new SyncRunStore(deps.knex);
+  const snapshots = new SnapshotStore({ knex: deps.knex });
+  const runs = new SyncRunStore({ knex: deps.knex });
   const relay = new OutboxRelay({ knex: deps.knex, schema: SYNC_SCHEMA, bus: deps.bus, logger, idleMs: deps.relayIdleMs });
   const client = new StarplanClient({
     baseUrl: deps.upstreamBaseUrl,
     timeZone: deps.timeZone,
     policy: deps.fetchTimeoutMs === undefined ? {} : { timeoutMs: deps.fetchTimeoutMs },
   });
-  const bodies = new UpstreamBodyStore(deps.knex);
+  const bodies = new UpstreamBodyStore({ knex: deps.knex });
   const runner = new SyncRunner({ knex: deps.knex, client, snapshots, runs, bodies, relay, logger, timeZone: deps.timeZone, planningUnit: deps.planningUnit });
   let firstRunEnded: () => void = () => undefined;
   const firstRun = new Promise<void>((resolve) => (firstRunEnded = resolve));

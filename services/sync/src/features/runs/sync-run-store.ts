@@ -43,8 +43,17 @@ interface RunRow {
   upstream_fingerprint: string | null;
 }
 
+export interface SyncRunStoreDeps {
+  /** On the `sync` schema. */
+  knex: Knex;
+}
+
 export class SyncRunStore {
-  constructor(private readonly knex: Knex) {}
+  private readonly knex: Knex;
+
+  constructor(deps: SyncRunStoreDeps) {
+    this.knex = deps.knex;
+  }
 
   async record(trx: Knex | Knex.Transaction, run: SyncRunRecord, errors: readonly PairError[]): Promise<void> {
     await trx('sync_runs').insert({

@@ -22,8 +22,17 @@ export interface StoredBodies {
   feeds: Map<number, FeedRecord>;
 }
 
+export interface UpstreamBodyStoreDeps {
+  /** On the `sync` schema. */
+  knex: Knex;
+}
+
 export class UpstreamBodyStore {
-  constructor(private readonly knex: Knex) {}
+  private readonly knex: Knex;
+
+  constructor(deps: UpstreamBodyStoreDeps) {
+    this.knex = deps.knex;
+  }
 
   async load(): Promise<StoredBodies> {
     const rows: BodyRow[] = await this.knex('upstream_bodies').select('source', 'body_hash', 'derivation');

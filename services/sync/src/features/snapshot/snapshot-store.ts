@@ -29,8 +29,17 @@ const toEntity = (row: SnapshotRow): StoredEntity => ({
   updatedAt: row.updated_at,
 });
 
+export interface SnapshotStoreDeps {
+  /** On the `sync` schema. */
+  knex: Knex;
+}
+
 export class SnapshotStore {
-  constructor(private readonly knex: Knex) {}
+  private readonly knex: Knex;
+
+  constructor(deps: SnapshotStoreDeps) {
+    this.knex = deps.knex;
+  }
 
   async load(): Promise<Map<string, StoredEntity>> {
     const rows: SnapshotRow[] = await this.knex('snapshot_entities').select('*');
