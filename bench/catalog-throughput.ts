@@ -39,16 +39,49 @@ interface Targets {
   /** A student's personal feed: the courses of that semester. */
   personalFeedPath: string;
   personalCourses: number;
+  /** A personal feed of whole groups (semesters), as many as it takes to pass LARGE_FEED_EVENTS events. */
+  largeFeedPath: string;
+  largeFeedGroups: number;
+}
+
+/** The size the cold-render target names. */
+const LARGE_FEED_EVENTS = 1_500;
+
+async function veventsOf(api: string, groupIds: string[]): Promise<number> {
+  const response = await fetch(`${api}/ical?groupIds=${groupIds.join(',')}`);
+  if (response.status !== 200) throw new Error(`the group feed answered ${response.status}`);
+  return (await response.text()).split('BEGIN:VEVENT').length - 1;
+}
+
+/**
+ * The shortest prefix of `groups` whose feed holds at least LARGE_FEED_EVENTS events (a feed's VEVENTs, not
+ * the courses listing's entries): doubling, then bisecting.
+ */
+async function smallestFeedOf(api: string, groups: string[]): Promise<string[]> {
+  const candidates = groups.slice(0, PERSONAL_FEED_MAX_IDS);
+  let high = 1;
+  while (high < candidates.length && (await veventsOf(api, candidates.slice(0, high))) < LARGE_FEED_EVENTS) high *= 2;
+  high = Math.min(high, candidates.length);
+  let low = Math.floor(high / 2) + 1;
+  while (low < high) {
+    const middle = Math.floor((low + high) / 2);
+    if ((await veventsOf(api, candidates.slice(0, middle))) >= LARGE_FEED_EVENTS) high = middle;
+    else low = middle + 1;
+  }
+  return candidates.slice(0, high);
 }
 
 /** The semester with the most occurrences, and the week of its next occurrence (its last one if none is ahead). */
 async function pickTargets(api: string): Promise<Targets> {
   const semesters = (await json<{ data: SemesterResource[] }>(`${api}/semesters`)).data;
   let best: { semesterId: string; occurrences: OccurrenceResource[] } | undefined;
+  const eventsPerSemester: { semesterId: string; events: number }[] = [];
   for (const semester of semesters) {
     const occurrences = (await json<{ data: OccurrenceResource[] }>(`${api}/semesters/${semester.id}/courses`)).data;
+    eventsPerSemester.push({ semesterId: semester.id, events: occurrences.length });
     if (!best || occurrences.length > best.occurrences.length) best = { semesterId: semester.id, occurrences };
   }
+  const largeGroups = await smallestFeedOf(api, eventsPerSemester.sort((a, b) => b.events - a.events).map((entry) => entry.semesterId));
   const last = best?.occurrences.at(-1);
   if (!best || !last) throw new Error('the catalog holds no occurrences after the first sync');
   const next = best.occurrences.find((occurrence) => Date.parse(occurrence.startTime) >= Date.now()) ?? last;
@@ -58,6 +91,8 @@ async function pickTargets(api: string): Promise<Targets> {
     week: isoWeekOf(new Date(next.startTime), 'Europe/Berlin').label,
     personalFeedPath: `/ical?courseIds=${courseIds.join(',')}`,
     personalCourses: courseIds.length,
+    largeFeedPath: `/ical?groupIds=${largeGroups.join(',')}`,
+    largeFeedGroups: largeGroups.length,
   };
 }
 
@@ -87,6 +122,15 @@ async function measureColdIcal(bench: BenchSystem, name: string, icalPath: strin
     samplesMs,
     medianMs: sorted[Math.floor(sorted.length / 2)] ?? Number.NaN,
   };
+}
+
+/** Runs `work`, under the CPU profiler when BENCH_PROFILE=1. */
+async function profiled<T>(name: string, profiles: Record<string, ProfileSummary>, work: () => Promise<T>): Promise<T> {
+  if (!PROFILE) return work();
+  const file = path.join(import.meta.dirname, 'results', `${name.replace(/[^\w]+/g, '-').replace(/^-|-$/g, '')}.cpuprofile`);
+  const { result, summary } = await profileWhile(file, work);
+  profiles[name] = summary;
+  return result;
 }
 
 /** The run with the median requests/s of several. */
@@ -133,14 +177,17 @@ async function main(): Promise<void> {
   try {
     await new Promise((resolve) => setTimeout(resolve, REST_SECONDS * 1000));
     const restRssBytes = process.memoryUsage().rss;
-    const { semesterId, week, personalFeedPath, personalCourses } = await pickTargets(bench.api);
+    const { semesterId, week, personalFeedPath, personalCourses, largeFeedPath, largeFeedGroups } = await pickTargets(bench.api);
     const personalFeed = `/ical?courseIds=<${personalCourses} courses>`;
+    const profiles: Record<string, ProfileSummary> = {};
     const icalCold = [
       await measureColdIcal(bench, '/ical/:semesterId', `/ical/${semesterId}`),
       await measureColdIcal(bench, personalFeed, personalFeedPath),
+      await profiled(`cold /ical?groupIds=<${largeFeedGroups} groups>`, profiles, () =>
+        measureColdIcal(bench, `/ical?groupIds=<${largeFeedGroups} groups>`, largeFeedPath),
+      ),
     ];
     const routes: RouteMeasurement[] = [];
-    const profiles: Record<string, ProfileSummary> = {};
     for (const [name, routePath] of [
       [`/week/${week}?groupIds=<one group>`, `/week/${week}?groupIds=${semesterId}`],
       [`/week/${week}`, `/week/${week}`],

@@ -337,7 +337,7 @@ async function measure(stack: RunningStack, receiver: SignedWebhookReceiver, sta
     `stack: SYNC_INTERVAL_SECONDS=${SYNC_INTERVAL_SECONDS} (pause after each run), DELIVERY_INTERVAL_SECONDS=${DELIVERY_INTERVAL_SECONDS}; outbox relay woken on commit (idle poll ${RELAY_IDLE_POLL_MS} ms); Kafka consumers long-poll`,
     `sync runs while measuring: ${runDurations.n}, duration p50 ${seconds(runDurations.p50)} max ${seconds(runDurations.max)}; start to start p50 ${seconds(runPeriods.p50)} max ${seconds(runPeriods.max)}`,
     `lost ${lost}, bad signatures ${badSignatures}, duplicate copies ${measurements.reduce((sum, m) => sum + m.copies, 0)}, other deliveries while measuring ${JSON.stringify(otherDeliveries)}, process restarts while measuring ${restartsWhileMeasuring}`,
-    `target (DESIGN §10): <= sync interval + delivery interval + 1 s = ${TARGET_SECONDS} s; ${withinTarget}/${latency.n} changes within it, max ${seconds(latency.max)}: ${met ? 'met' : 'NOT met'}`,
+    `target (bench/README.md): <= sync interval + delivery interval + 1 s = ${TARGET_SECONDS} s; ${withinTarget}/${latency.n} changes within it, max ${seconds(latency.max)}: ${met ? 'met' : 'NOT met'}`,
     `Node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg().map((value) => value.toFixed(2)).join(' ')}`,
   ];
   for (const line of lines) process.stdout.write(`${line}\n`);

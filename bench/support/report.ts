@@ -36,7 +36,7 @@ export interface BenchReport {
   /** Resident set size of this process (the whole embedded system and the harness) idle after the first sync. */
   restRssBytes: number;
   routes: RouteMeasurement[];
-  /** The semester feed and a personal feed. */
+  /** The semester feed, a personal feed of courses, and a personal feed of whole groups past 1,500 events. */
   icalCold: ColdRender[];
 }
 
