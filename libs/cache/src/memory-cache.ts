@@ -13,7 +13,7 @@ interface Entry {
  */
 const TOUCH_EVERY_MS = 1_000;
 
-/** Embedded mode's cache: an LRU bounded by total bytes, with per-entry expiry. */
+/** Embedded mode's cache: an LRU bounded by total bytes (keys and values), with per-entry expiry. */
 export class MemoryCache implements Cache {
   private readonly entries = new Map<string, Entry>();
   private readonly versions = new Map<string, number>();
@@ -41,10 +41,10 @@ export class MemoryCache implements Cache {
   set(key: string, value: Buffer, ttlSeconds: number): Promise<void> {
     const previous = this.entries.get(key);
     if (previous) this.remove(key, previous);
-    if (value.length > this.maxBytes) return Promise.resolve();
+    if (sizeOf(key, value) > this.maxBytes) return Promise.resolve();
     const now = Date.now();
     this.entries.set(key, { value, expiresAt: now + ttlSeconds * 1000, touchedAt: now });
-    this.bytes += value.length;
+    this.bytes += sizeOf(key, value);
     for (const [oldestKey, oldest] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
       this.remove(oldestKey, oldest);
@@ -69,6 +69,11 @@ export class MemoryCache implements Cache {
 
   private remove(key: string, entry: Entry): void {
     this.entries.delete(key);
-    this.bytes -= entry.value.length;
+    this.bytes -= sizeOf(key, entry.value);
   }
+}
+
+/** An entry's share of the budget: its key counts too (two bytes a character, as V8 may hold it), so many small entries under long keys stay bounded. */
+function sizeOf(key: string, value: Buffer): number {
+  return key.length * 2 + value.length;
 }

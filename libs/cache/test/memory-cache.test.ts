@@ -11,7 +11,7 @@ afterEach(() => vi.useRealTimers());
 
 describe('the in-memory cache', () => {
   it('stays within its byte budget by dropping the least recently used entries', async () => {
-    const cache = new MemoryCache(300);
+    const cache = new MemoryCache(310); // three entries of 100 bytes under one-character keys
     await cache.set('a', bytes(100), 60);
     await cache.set('b', bytes(100), 60);
     await cache.set('c', bytes(100), 60);
@@ -31,6 +31,15 @@ describe('the in-memory cache', () => {
     expect(await cache.get('a')).not.toBeNull();
     vi.advanceTimersByTime(1);
     expect(await cache.get('a')).toBeNull();
+  });
+
+  it('counts keys in its budget, so many small entries under long keys stay bounded', async () => {
+    const cache = new MemoryCache(1_000);
+    for (let index = 0; index < 100; index += 1) await cache.set(`${'k'.repeat(190)}${index}`, bytes(1), 60);
+    let kept = 0;
+    for (let index = 0; index < 100; index += 1) if (await cache.get(`${'k'.repeat(190)}${index}`)) kept += 1;
+    expect(kept).toBeLessThanOrEqual(2);
+    expect(kept).toBeGreaterThan(0);
   });
 
   it('keeps nothing larger than its whole budget', async () => {

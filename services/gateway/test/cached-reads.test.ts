@@ -113,6 +113,19 @@ describe('the read limit on the cached-read path', () => {
   });
 });
 
+describe('an entry that cannot be written', () => {
+  it('passes the request on, charged once', async () => {
+    const responses = new ResponseStore(new MemoryCache());
+    const broken = { etag: '"e1"', contentType: 'text/plain\u0001', cacheControl: 'no-cache', route: '/v1/timetable/programs', body: Buffer.from(STORED_BODY) };
+    await responses.set(await responses.version(), requestUrlKey('/v1/timetable/programs'), broken, 60);
+    gateway = await startTestGateway({ rateLimits: '5/1m', responses });
+    const response = await fetch(`${gateway.api}/programs`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ data: [] });
+    expect(response.headers.get('ratelimit-remaining')).toBe('4');
+  });
+});
+
 describe('a failing store', () => {
   it('costs only speed: the request takes the Express path', async () => {
     const broken: Cache = {

@@ -105,6 +105,19 @@ describe('the cached-read path answers exactly as the Express path does', () => 
     expect([...(await cachedReadHits()).keys()].filter((route) => route.includes('/week/current'))).toEqual([]);
   });
 
+  it('counts a hit under the route of its URL, also when /week/current rendered the body first', async () => {
+    const groupFilter = `groupIds=${known.semesterId}&probe=${randomUUID()}`;
+    const current = await client.get(`/week/current?${groupFilter}`);
+    expect(current.status).toBe(200);
+    const url = `/week/${current.body.week}?${groupFilter}`;
+    expect((await client.get(url)).status).toBe(200);
+    const before = (await cachedReadHits()).get('/v1/timetable/week/:week') ?? 0;
+    expect((await client.get(url)).status).toBe(200);
+    const after = await cachedReadHits();
+    expect(after.get('/v1/timetable/week/:week') ?? 0).toBeGreaterThan(before);
+    expect([...after.keys()].filter((route) => route.includes('/week/current'))).toEqual([]);
+  });
+
   it('leaves error answers and HEAD to the Express path', async () => {
     const url = fresh(`/ical/${randomUUID()}`);
     const first = await client.get(url);

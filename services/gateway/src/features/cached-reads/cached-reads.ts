@@ -4,7 +4,7 @@ import { etagMatches, requestUrlKey, type ResponseStore, type StoredResponse } f
 import { API_PREFIX, observeRequest, requestIdOf } from '@timetable/http';
 import { counter, type Logger } from '@timetable/observability';
 import { isKeyRoute } from '../authentication/key-routes.js';
-import { rateLimitHeaders, type PublicReadLimit } from '../rate-limit/public-read-limit.js';
+import { rateLimitHeaders, type PublicReadLimit, type ReadCheck } from '../rate-limit/public-read-limit.js';
 
 // Tallied in plain numbers and handed to the counter when /metrics is read: a labelled increment per request
 // costs as much as a good part of answering it.
@@ -74,10 +74,21 @@ export function cachedReads(deps: CachedReadDeps): CachedReadHandler {
     }
     // Charged only now: a miss is charged by the Express path, once, like any other read.
     const decision = await deps.limit.consume(clientAddress(req, deps.trustProxy));
+    // From here on the request is charged: whatever passes it on, the Express path must not charge it again.
     if (decision !== 'unlimited' && !decision.allowed) {
       deps.limit.handOver(req, decision);
       return false;
     }
+    try {
+      answer(req, res, url, entry, decision, started);
+    } catch (error) {
+      deps.limit.handOver(req, decision);
+      throw error;
+    }
+    return true;
+  }
+
+  function answer(req: IncomingMessage, res: ServerResponse, url: string, entry: StoredResponse, decision: ReadCheck, started: number): void {
     const id = requestIdOf(req);
     const status = write(req, res, entry, { 'X-Request-Id': id, ...(decision === 'unlimited' ? {} : rateLimitHeaders(decision)) });
     hitsByRoute.set(entry.route, (hitsByRoute.get(entry.route) ?? 0) + 1);
@@ -88,7 +99,6 @@ export function cachedReads(deps: CachedReadDeps): CachedReadHandler {
       const responseTime = Math.round(performance.now() - started);
       deps.logger[level]({ req: { id, method: 'GET', url }, res: { statusCode: status }, responseTime, cachedRead: true }, 'request completed');
     }
-    return true;
   }
 
   return (req, res, passOn) => {
@@ -99,6 +109,8 @@ export function cachedReads(deps: CachedReadDeps): CachedReadHandler {
       },
       (error: unknown) => {
         deps.logger.error({ err: error, url: req.url }, 'cached read failed');
+        // Answered already (the failure came after the bytes went out, in metrics or logging): nothing to do.
+        if (res.writableEnded) return;
         if (res.headersSent) res.destroy();
         else passOn();
       },

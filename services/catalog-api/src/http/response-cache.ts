@@ -9,6 +9,12 @@ import type { Logger } from '@timetable/observability';
  */
 export const MAX_ENTRY_SECONDS = 60;
 
+/**
+ * A URL longer than this gets no entry of its own (its answer is still cached under the route's key): any
+ * query parameter is accepted, so otherwise each junk parameter would add an entry.
+ */
+export const MAX_URL_KEY_LENGTH = 2_048;
+
 export interface CachedBody {
   /** Cache key within the catalog version: the path and query the body depends on. */
   key: string;
@@ -55,7 +61,10 @@ export class ResponseCache {
       entry = { etag: etagOf(body), contentType: options.contentType, cacheControl: options.cacheControl, route: routeOf(req), body };
       if (version >= 0) await this.remember(version, options.key, entry, options.ttlSeconds);
     }
-    if (version >= 0 && options.sameForUrl !== false) await this.remember(version, requestUrlKey(req.originalUrl), entry, options.ttlSeconds);
+    if (version >= 0 && options.sameForUrl !== false && req.originalUrl.length <= MAX_URL_KEY_LENGTH) {
+      // Labelled with this request's route: the shared entry may have been rendered for another (/week/current).
+      await this.remember(version, requestUrlKey(req.originalUrl), { ...entry, route: routeOf(req) }, options.ttlSeconds);
+    }
     res.setHeader('ETag', entry.etag);
     res.setHeader('Cache-Control', entry.cacheControl);
     if (etagMatches(req.headers['if-none-match'], entry.etag)) {
