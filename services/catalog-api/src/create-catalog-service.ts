@@ -4,7 +4,7 @@ import { isDatabaseReachable, type Knex } from '@timetable/db';
 import { consumerReadiness, type EventBus } from '@timetable/events';
 import type { ServiceModule } from '@timetable/http';
 import type { Logger } from '@timetable/observability';
-import { ResponseCache } from './http/cached-response.js';
+import { ResponseCache } from './http/response-cache.js';
 import { coursesRoutes } from './features/courses/courses-routes.js';
 import { CoursesService } from './features/courses/courses-service.js';
 import { CoursesStore } from './features/courses/courses-store.js';

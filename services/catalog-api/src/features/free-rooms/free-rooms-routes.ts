@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { freeRoomsApi, type FreeRoomsResponse } from '@timetable/contracts';
 import { contractRouter } from '@timetable/http';
-import type { ResponseCache } from '../../http/cached-response.js';
+import type { ResponseCache } from '../../http/response-cache.js';
 import type { FreeRoomsStore } from './free-rooms-store.js';
 
 const FREE_ROOMS_TTL_SECONDS = 3600;

@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { calendarApi, PERSONAL_FEED_MAX_IDS } from '@timetable/contracts';
 import { contractRouter, ValidationError } from '@timetable/http';
-import type { ResponseCache } from '../../http/cached-response.js';
+import type { ResponseCache } from '../../http/response-cache.js';
 import { parseOccurrenceFilter, type ParsedOccurrenceFilter } from '../../http/occurrence-filter-query.js';
 import type { IcalService } from './ical-service.js';
 

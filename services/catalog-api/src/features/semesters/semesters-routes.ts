@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { semestersApi } from '@timetable/contracts';
 import { contractRouter } from '@timetable/http';
-import type { ResponseCache } from '../../http/cached-response.js';
+import type { ResponseCache } from '../../http/response-cache.js';
 import type { SemestersService } from './semesters-service.js';
 
 const COURSES_TTL_SECONDS = 3600;

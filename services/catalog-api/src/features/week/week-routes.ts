@@ -1,7 +1,7 @@
 import type { Request, Response, Router } from 'express';
 import { weekApi } from '@timetable/contracts';
 import { contractRouter } from '@timetable/http';
-import type { ResponseCache } from '../../http/cached-response.js';
+import type { ResponseCache } from '../../http/response-cache.js';
 import { parseOccurrenceFilter, type ParsedOccurrenceFilter } from '../../http/occurrence-filter-query.js';
 import type { WeekService } from './week-service.js';
 
