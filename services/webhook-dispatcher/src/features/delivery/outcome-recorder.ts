@@ -74,6 +74,10 @@ export class OutcomeRecorder {
 
   private added(): void {
     this.unwritten += 1;
+    this.schedule();
+  }
+
+  private schedule(): void {
     if (this.writing) return;
     if (this.records.length + this.releases.length >= this.batchSize) this.startWriting();
     else this.timer ??= setTimeout(() => this.startWriting(), this.delayMs);
@@ -85,6 +89,8 @@ export class OutcomeRecorder {
     if (this.writing) return;
     this.writing = this.writeAll().finally(() => {
       this.writing = undefined;
+      // Handed over after the last batch was taken but before this ran: it would otherwise wait for the next one.
+      if (this.records.length + this.releases.length > 0) this.schedule();
     });
   }
 
