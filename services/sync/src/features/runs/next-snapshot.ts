@@ -18,7 +18,7 @@ import { failedScopesOf, keepPrevious, rejectImplausible } from './safety-valve.
  */
 export const DERIVATION_VERSION = 1;
 
-/** What a group's events were built from besides the feed body, stored with the body hash (FeedRecordStore). */
+/** What a group's events were built from besides the feed body, stored with the body hash (UpstreamBodyStore). */
 export interface FeedDerivation {
   /** The program the group was built under (its events' `og:` scope). */
   og: number;

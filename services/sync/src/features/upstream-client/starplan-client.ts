@@ -70,13 +70,8 @@ export class StarplanClient {
     return this.list({ m: 'getles', og: String(og) }, upstreamLecturer, seen);
   }
 
-  /** The feed of one planning group; an answer that is JSON (an error body) is an UpstreamError. */
-  async groupCalendar(pu: number, pgid: number): Promise<FeedOccurrence[]> {
-    return (await this.groupCalendarUnlessKnown(pu, pgid, undefined)).occurrences ?? [];
-  }
-
   /**
-   * The feed of one planning group, parsed only if its body hash differs from `knownHash` (the hash of a
+   * The feed of one planning group (an answer that is JSON, an error body, is an UpstreamError), parsed only if its body hash differs from `knownHash` (the hash of a
    * body an earlier run read and committed): an unchanged feed costs the request and one hash, nothing more.
    */
   groupCalendarUnlessKnown(pu: number, pgid: number, knownHash: string | undefined, seen?: SeenBodies): Promise<CalendarRead> {
