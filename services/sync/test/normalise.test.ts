@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expandSeries, instantToLocal } from '@timetable/calendar';
@@ -8,7 +9,7 @@ import { degreeTypeOf, normalisePrograms, semesterNumberOf } from '../src/featur
 import { lecturerDisplayName, normaliseRooms, roomTagsOf } from '../src/features/normalise/normalise-resources.js';
 import { courseIdOf, programIdOf, roomIdOf, semesterIdOf, instructorIdOf } from '../src/features/normalise/upstream-ids.js';
 import type { UpstreamSnapshot } from '../src/features/upstream-client/upstream-snapshot.js';
-import { buildNextSnapshot, feedRecordChanges, type FeedRecord } from '../src/features/runs/next-snapshot.js';
+import { buildNextSnapshot, DERIVATION_VERSION, feedRecordChanges, type FeedRecord } from '../src/features/runs/next-snapshot.js';
 import type { StoredEntity } from '../src/features/snapshot/snapshot-store.js';
 import { contentHash } from '../src/features/diff/content-hash.js';
 import type { FeedOccurrence } from '../src/features/upstream-client/parse-ical.js';
@@ -250,5 +251,30 @@ describe('a feed that came back unchanged', () => {
     const next = buildNextSnapshot(parsed, [{ og: 35, pgid: null, message: 'getles failed' }], previous, records);
     expect(next.builtFeeds.has(fwpm.id)).toBe(true);
     expect(feedRecordChanges(next, records, previous)).toEqual({ upserts: new Map(), deletes: [fwpm.id] });
+  });
+});
+
+describe('DERIVATION_VERSION', () => {
+  /**
+   * What a fixed read derives to, per version. A change to normalise or series that moves this digest changes
+   * what a feed yields for the same body, so it must raise DERIVATION_VERSION (otherwise every stored feed record
+   * still matches and unchanged feeds keep the events built the old way) and pin the new digest here.
+   */
+  const DERIVED: Record<number, string> = { 1: '64a63193a2d31c06f5d1bd79a4d5a4c960ef26bd2957a495d8ca2b8f627aec30' };
+
+  it('is raised whenever what an unchanged feed derives to changes', () => {
+    const feed = [
+      ...weekly,
+      occurrence('2024-04-10T14:00:00', '2024-04-10T15:30:00', { roomShortnames: ['B1.01'], location: 'B1.01', summary: 'Extra' }),
+      occurrence('2024-05-13T08:00:00', '2024-05-13T11:15:00', { note: 'findet online statt' }),
+    ];
+    const entities = [...buildNextSnapshot(upstream(feed), [], new Map()).entities.values()]
+      .map((entity) => [entity.entityType, entity.entityId, [...entity.scopes].sort(), contentHash(entity.data)])
+      .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+    const digest = createHash('sha256').update(JSON.stringify(entities)).digest('hex');
+    expect({ version: DERIVATION_VERSION, digest }, 'the derived entities changed: raise DERIVATION_VERSION and pin the new digest').toEqual({
+      version: DERIVATION_VERSION,
+      digest: DERIVED[DERIVATION_VERSION],
+    });
   });
 });
