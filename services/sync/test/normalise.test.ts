@@ -49,6 +49,7 @@ function upstream(feed: FeedOccurrence[] = weekly): UpstreamSnapshot {
     feeds: new Map([[fwpm.id, feed]]),
     unchangedFeeds: new Map(),
     feedHashes: new Map(),
+    feedValidators: new Map(),
     bodies: new Map(),
   };
 }

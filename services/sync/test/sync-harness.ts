@@ -15,7 +15,8 @@ export interface SyncHarness {
   bus: EventBus;
   changes: IncomingEvent<ChangeEvent>[];
   states: IncomingEvent<EntityState>[];
-  service(): Promise<SyncService>;
+  /** A sync service reading the simulator, or another upstream (a proxy in front of it). */
+  service(upstreamBaseUrl?: string): Promise<SyncService>;
   /** Runs once and publishes; returns the run and the change records it produced. */
   sync(service?: SyncService): Promise<{ result: Awaited<ReturnType<SyncService['runOnce']>>; changes: ChangeEvent[] }>;
   snapshot(entityType?: string): Promise<{ entity_type: string; entity_id: string; data: Record<string, unknown> }[]>;
@@ -31,12 +32,12 @@ export async function createSyncHarness(seed = 7): Promise<SyncHarness> {
   const states: IncomingEvent<EntityState>[] = [];
   await bus.subscribe({ groupId: 'test-changes', topic: topics.changes, fromBeginning: true, handleBatch: async (batch) => void changes.push(...batch) }).start();
   await bus.subscribe({ groupId: 'test-entities', topic: topics.entities, fromBeginning: true, handleBatch: async (batch) => void states.push(...batch) }).start();
-  const service = () =>
+  const service = (upstreamBaseUrl = sim.url) =>
     createSyncService({
       knex,
       bus,
       logger,
-      upstreamBaseUrl: sim.url,
+      upstreamBaseUrl,
       // The simulator places its terms around TODAY, not around the real date.
       planningUnit: sim.simulator.model.currentPuId,
       intervalSeconds: 3600, timeZone: 'Europe/Berlin', fetchTimeoutMs: 5000 });

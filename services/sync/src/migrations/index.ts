@@ -1,5 +1,6 @@
 import type { MigrationSet } from '@timetable/db';
 import { createOutboxTable } from '@timetable/events';
+import { addFeedValidators } from './add-feed-validators.js';
 import { addUpstreamBodies } from './add-upstream-bodies.js';
 import { createSyncTables } from './create-sync-tables.js';
 
@@ -9,4 +10,5 @@ export const syncMigrations: MigrationSet = {
   '20250101000000_create_sync_tables': createSyncTables,
   '20250101000100_create_outbox': createOutboxTable,
   '20261125000000_add_upstream_bodies': addUpstreamBodies,
+  '20261125000100_add_feed_validators': addFeedValidators,
 };

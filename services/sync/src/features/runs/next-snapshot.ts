@@ -9,6 +9,7 @@ import type { UpstreamSnapshot } from '../upstream-client/upstream-snapshot.js';
 import { buildEvents, type Lookups } from '../series/build-events.js';
 import { NameLookup, type NameResolver } from '../series/resolve-references.js';
 import type { StoredEntity } from '../snapshot/snapshot-store.js';
+import type { Validators } from '../upstream-client/fetch-with-retry.js';
 import type { ScopedFailure } from '../upstream-client/read-upstream.js';
 import { failedScopesOf, keepPrevious, rejectImplausible } from './safety-valve.js';
 
@@ -33,6 +34,8 @@ export interface FeedDerivation {
 export interface FeedRecord {
   bodyHash: string;
   derivation: FeedDerivation;
+  /** What the feed's answer carried for a conditional request next time (nothing, from StarPlan). */
+  validators?: Validators;
 }
 
 export interface NextSnapshot {
@@ -130,7 +133,12 @@ export function buildNextSnapshot(
       for (const event of built.events) fresh.set(snapshotKey(event.entityType, event.entityId), event);
       const bodyHash = upstream.feedHashes.get(group.id);
       if (bodyHash !== undefined) {
-        next.builtFeeds.set(group.id, { bodyHash, derivation: { og: program.id, inputs, rooms: [...used.rooms], lecturers: [...used.lecturers] } });
+        const validators = upstream.feedValidators.get(group.id);
+        next.builtFeeds.set(group.id, {
+          bodyHash,
+          derivation: { og: program.id, inputs, rooms: [...used.rooms], lecturers: [...used.lecturers] },
+          ...(validators ? { validators } : {}),
+        });
       }
     }
   }

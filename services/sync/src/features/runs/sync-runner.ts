@@ -99,7 +99,7 @@ export class SyncRunner {
     const { upstream, failures: fetchFailures } = await readUpstream(client, {
       today: localDateOf(startedAt, timeZone),
       forcedPlanningUnit: this.deps.planningUnit,
-      knownFeedHashes: new Map([...stored.feeds].map(([pgid, record]) => [pgid, record.bodyHash])),
+      knownFeeds: new Map([...stored.feeds].map(([pgid, record]) => [pgid, { bodyHash: record.bodyHash, ...(record.validators ? { validators: record.validators } : {}) }])),
     });
     if (fetchFailures.length === 0 && lastCommitted?.status === 'succeeded' && lastCommitted.upstreamFingerprint === fingerprintOf(upstream.bodies)) {
       return this.commitUnchanged(id, startedAt, now(), upstream, lastCommitted);

@@ -10,6 +10,8 @@ interface BodyRow {
   source: string;
   body_hash: string;
   derivation: FeedDerivation | null;
+  etag: string | null;
+  last_modified: string | null;
 }
 
 const FEED_PREFIX = 'feed:';
@@ -35,11 +37,11 @@ export class UpstreamBodyStore {
   }
 
   async load(): Promise<StoredBodies> {
-    const rows: BodyRow[] = await this.knex('upstream_bodies').select('source', 'body_hash', 'derivation');
+    const rows: BodyRow[] = await this.knex('upstream_bodies').select('source', 'body_hash', 'derivation', 'etag', 'last_modified');
     const stored: StoredBodies = { lists: new Map(), feeds: new Map() };
     for (const row of rows) {
       if (!row.source.startsWith(FEED_PREFIX)) stored.lists.set(row.source, row.body_hash);
-      else if (row.derivation) stored.feeds.set(Number(row.source.slice(FEED_PREFIX.length)), { bodyHash: row.body_hash, derivation: row.derivation });
+      else if (row.derivation) stored.feeds.set(Number(row.source.slice(FEED_PREFIX.length)), { bodyHash: row.body_hash, derivation: row.derivation, ...validatorsOf(row) });
     }
     return stored;
   }
@@ -54,11 +56,13 @@ export class UpstreamBodyStore {
     now: Date,
   ): Promise<void> {
     const rows = [
-      ...[...changes.lists].map(([source, bodyHash]) => ({ source, body_hash: bodyHash, derivation: null, updated_at: now })),
+      ...[...changes.lists].map(([source, bodyHash]) => ({ source, body_hash: bodyHash, derivation: null, etag: null, last_modified: null, updated_at: now })),
       ...[...changes.feedUpserts].map(([pgid, record]) => ({
         source: `${FEED_PREFIX}${pgid}`,
         body_hash: record.bodyHash,
         derivation: JSON.stringify(record.derivation),
+        etag: record.validators?.etag ?? null,
+        last_modified: record.validators?.lastModified ?? null,
         updated_at: now,
       })),
     ];
@@ -77,4 +81,9 @@ export class UpstreamBodyStore {
       }
     }
   }
+}
+
+function validatorsOf(row: BodyRow): Pick<FeedRecord, 'validators'> {
+  if (row.etag === null && row.last_modified === null) return {};
+  return { validators: { ...(row.etag !== null ? { etag: row.etag } : {}), ...(row.last_modified !== null ? { lastModified: row.last_modified } : {}) } };
 }

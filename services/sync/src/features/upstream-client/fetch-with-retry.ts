@@ -13,22 +13,31 @@ export interface FetchPolicy {
 
 export const DEFAULT_FETCH_POLICY: FetchPolicy = { timeoutMs: 15_000, retries: 2, backoffMs: 250 };
 
+/** What an answer said about its version, for a conditional request next time (both optional: StarPlan sends neither). */
+export interface Validators {
+  etag?: string;
+  lastModified?: string;
+}
+
 export interface FetchedBody {
   /** As received: decoding (decodeText) is the caller's, so an answer known to be unchanged is never decoded. */
   bytes: Uint8Array;
   contentType: string | null;
+  validators: Validators;
+  /** A 304 to a conditional request: no body, the version the validators name is still current. */
+  notModified: boolean;
 }
 
 /**
  * `check` reads the body; an UpstreamError it throws that is retryable (truncated body) is retried like
  * a 5xx, a non-retryable one (an error body) is final.
  */
-export async function fetchWithRetry<T>(url: string, policy: FetchPolicy, check: (fetched: FetchedBody) => T): Promise<T> {
+export async function fetchWithRetry<T>(url: string, policy: FetchPolicy, check: (fetched: FetchedBody) => T, conditional?: Validators): Promise<T> {
   let lastError: UpstreamError | undefined;
   for (let attempt = 0; attempt <= policy.retries; attempt += 1) {
     if (attempt > 0) await sleep(policy.backoffMs * 2 ** (attempt - 1));
     try {
-      return check(await fetchOnce(url, policy.timeoutMs));
+      return check(await fetchOnce(url, policy.timeoutMs, conditional));
     } catch (error) {
       lastError = error instanceof UpstreamError ? error : new UpstreamError(`${url}: ${(error as Error).message}`);
       if (!lastError.retryable) throw lastError;
@@ -49,12 +58,15 @@ function redirecting(): Dispatcher {
 }
 
 /** undici's request rather than fetch: a re-sync is mostly requests, and fetch costs about twice the CPU per request. */
-async function fetchOnce(url: string, timeoutMs: number): Promise<FetchedBody> {
+async function fetchOnce(url: string, timeoutMs: number, conditional: Validators | undefined): Promise<FetchedBody> {
   const signal = AbortSignal.timeout(timeoutMs);
   const failed = (error: unknown) => (signal.aborted ? `timed out after ${timeoutMs} ms` : (error as Error).message);
+  const headers: Record<string, string> = {};
+  if (conditional?.etag) headers['if-none-match'] = conditional.etag;
+  if (conditional?.lastModified) headers['if-modified-since'] = conditional.lastModified;
   let response: Awaited<ReturnType<typeof request>>;
   try {
-    response = await request(url, { signal, dispatcher: redirecting() });
+    response = await request(url, { signal, dispatcher: redirecting(), headers });
   } catch (error) {
     throw new UpstreamError(`GET ${url} failed: ${failed(error)}`);
   }
@@ -65,7 +77,24 @@ async function fetchOnce(url: string, timeoutMs: number): Promise<FetchedBody> {
     throw new UpstreamError(`GET ${url}: body not received: ${failed(error)}`);
   }
   const status = response.statusCode;
+  const validators = validatorsOf(response.headers);
+  if (status === 304 && conditional && Object.keys(headers).length > 0) {
+    return { bytes, contentType: null, validators: { ...conditional, ...validators }, notModified: true };
+  }
   if (status < 200 || status > 299) throw new UpstreamError(`GET ${url} answered HTTP ${status}`, status >= 500 || status === 429);
-  const contentType = response.headers['content-type'];
-  return { bytes, contentType: (Array.isArray(contentType) ? contentType[0] : contentType) ?? null };
+  return { bytes, contentType: header(response.headers, 'content-type') ?? null, validators, notModified: false };
+}
+
+type Headers = Record<string, string | string[] | undefined>;
+
+function header(headers: Headers, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** A weak ETag is fine for If-None-Match; validators are kept only as the server sent them. */
+function validatorsOf(headers: Headers): Validators {
+  const etag = header(headers, 'etag');
+  const lastModified = header(headers, 'last-modified');
+  return { ...(etag ? { etag } : {}), ...(lastModified ? { lastModified } : {}) };
 }

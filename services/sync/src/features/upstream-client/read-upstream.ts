@@ -4,7 +4,7 @@
  */
 import type { UpstreamSnapshot } from './upstream-snapshot.js';
 import { mapConcurrently } from './map-concurrently.js';
-import type { SeenBodies, StarplanClient } from './starplan-client.js';
+import type { CalendarRead, KnownFeed, SeenBodies, StarplanClient } from './starplan-client.js';
 import { selectPlanningUnit } from './select-planning-unit.js';
 import type { LocatedRoom, UpstreamPlanningGroup, UpstreamProgram } from './upstream-types.js';
 
@@ -20,8 +20,8 @@ export interface ReadUpstreamOptions {
   today: string;
   forcedPlanningUnit?: number | undefined;
   concurrency?: number;
-  /** pgid -> hash of the feed body the snapshot's events of that group were built from: such a feed is not parsed again. */
-  knownFeedHashes?: ReadonlyMap<number, string>;
+  /** pgid -> the feed the snapshot's events of that group were built from: such a feed is not parsed again. */
+  knownFeeds?: ReadonlyMap<number, KnownFeed>;
 }
 
 const DEFAULT_CONCURRENCY = 6;
@@ -43,6 +43,7 @@ export async function readUpstream(
     feeds: new Map(),
     unchangedFeeds: new Map(),
     feedHashes: new Map(),
+    feedValidators: new Map(),
     bodies,
   };
   const failures: ScopedFailure[] = [];
@@ -60,8 +61,9 @@ export async function readUpstream(
   });
   await mapConcurrently(groupsToFetch(programs, upstream.groupsByProgram), concurrency, async ({ og, group }) => {
     try {
-      const read = await client.groupCalendarUnlessKnown(planningUnit.id, group.id, options.knownFeedHashes?.get(group.id), bodies);
+      const read = await client.groupCalendarUnlessKnown(planningUnit.id, group.id, options.knownFeeds?.get(group.id), bodies);
       upstream.feedHashes.set(group.id, read.bodyHash);
+      keepValidators(upstream, group.id, read);
       if (read.occurrences === null) upstream.unchangedFeeds.set(group.id, read.bodyHash);
       else upstream.feeds.set(group.id, read.occurrences);
     } catch (error) {
@@ -109,13 +111,20 @@ export async function rereadFeeds(
   await mapConcurrently(groups, concurrency, async ({ og, pgid }) => {
     upstream.unchangedFeeds.delete(pgid);
     upstream.feedHashes.delete(pgid);
+    upstream.feedValidators.delete(pgid);
     try {
+      // Unconditional: the body is needed even when it is the known one.
       const read = await client.groupCalendarUnlessKnown(upstream.planningUnit.id, pgid, undefined, upstream.bodies);
       upstream.feedHashes.set(pgid, read.bodyHash);
+      keepValidators(upstream, pgid, read);
       upstream.feeds.set(pgid, read.occurrences ?? []);
     } catch (error) {
       failures.push({ og, pgid, message: messageOf(error) });
     }
   });
   return failures;
+}
+
+function keepValidators(upstream: UpstreamSnapshot, pgid: number, read: CalendarRead): void {
+  if (read.validators.etag !== undefined || read.validators.lastModified !== undefined) upstream.feedValidators.set(pgid, read.validators);
 }

@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import { calendarBodyHash, jsonBodyHash } from './body-hash.js';
 import { decodeText, unwrapStarplanJson } from './decode-body.js';
-import { DEFAULT_FETCH_POLICY, fetchWithRetry, type FetchPolicy } from './fetch-with-retry.js';
+import { DEFAULT_FETCH_POLICY, fetchWithRetry, type FetchPolicy, type Validators } from './fetch-with-retry.js';
 import { parseGroupCalendar, type FeedOccurrence } from './parse-ical.js';
 import { UpstreamError } from './upstream-error.js';
 import {
@@ -33,8 +33,16 @@ export type SeenBodies = Map<string, string>;
 
 export interface CalendarRead {
   bodyHash: string;
-  /** Null when the body hashed as the `knownHash` asked about: then it was neither decoded nor parsed. */
+  /** Null when the feed is the known one (a 304, or the same body hash): then it was neither decoded nor parsed. */
   occurrences: FeedOccurrence[] | null;
+  /** For a conditional request next time; empty when the upstream sends none (StarPlan). */
+  validators: Validators;
+}
+
+/** The feed a group's stored events were built from: its body hash and the validators its answer carried. */
+export interface KnownFeed {
+  bodyHash: string;
+  validators?: Validators;
 }
 
 export class StarplanClient {
@@ -71,16 +79,22 @@ export class StarplanClient {
   }
 
   /**
-   * The feed of one planning group (an answer that is JSON, an error body, is an UpstreamError), parsed only if its body hash differs from `knownHash` (the hash of a
-   * body an earlier run read and committed): an unchanged feed costs the request and one hash, nothing more.
+   * The feed of one planning group (an answer that is JSON, an error body, is an UpstreamError), parsed only if
+   * it is not the `known` one (the feed an earlier run read and committed). When that answer carried validators
+   * the request is conditional, and a 304 costs nothing more; otherwise the body hash decides, and an unchanged
+   * feed costs the request and one hash.
    */
-  groupCalendarUnlessKnown(pu: number, pgid: number, knownHash: string | undefined, seen?: SeenBodies): Promise<CalendarRead> {
+  groupCalendarUnlessKnown(pu: number, pgid: number, known: KnownFeed | undefined, seen?: SeenBodies): Promise<CalendarRead> {
     const request = groupCalendarRequest(pu, pgid);
-    return fetchWithRetry(`${this.baseUrl}/${request}`, this.policy, ({ bytes, contentType }) => {
+    return fetchWithRetry(`${this.baseUrl}/${request}`, this.policy, ({ bytes, contentType, validators, notModified }) => {
+      if (notModified && known) {
+        seen?.set(request, known.bodyHash);
+        return { bodyHash: known.bodyHash, occurrences: null, validators };
+      }
       const bodyHash = calendarBodyHash(bytes, contentType, this.settings.timeZone);
-      if (bodyHash === knownHash) {
+      if (bodyHash === known?.bodyHash) {
         seen?.set(request, bodyHash);
-        return { bodyHash, occurrences: null };
+        return { bodyHash, occurrences: null, validators };
       }
       const text = decodeText(bytes, contentType);
       if (/json/i.test(contentType ?? '') || text.trimStart().startsWith('[')) {
@@ -89,8 +103,8 @@ export class StarplanClient {
       }
       const occurrences = parseGroupCalendar(text, this.settings.timeZone);
       seen?.set(request, bodyHash);
-      return { bodyHash, occurrences };
-    });
+      return { bodyHash, occurrences, validators };
+    }, known?.validators);
   }
 
   private list<T>(query: Record<string, string>, schema: z.ZodType<T>, seen: SeenBodies | undefined): Promise<T[]> {

@@ -1,3 +1,4 @@
+import type { Validators } from './fetch-with-retry.js';
 import type { FeedOccurrence } from './parse-ical.js';
 import type { SeenBodies } from './starplan-client.js';
 import type {
@@ -25,6 +26,8 @@ export interface UpstreamSnapshot {
   unchangedFeeds: Map<number, string>;
   /** pgid -> body hash of every feed read (parsed or not). */
   feedHashes: Map<number, string>;
+  /** pgid -> the validators a feed's answer carried, for feeds whose upstream sends any. */
+  feedValidators: Map<number, Validators>;
   /** Request -> body hash of every answer read, lists and feeds. */
   bodies: SeenBodies;
 }

@@ -1,0 +1,87 @@
+/**
+ * StarPlan sends no ETag or Last-Modified, so sync learns that a feed did not change from its body hash. An
+ * upstream that does send validators is asked conditionally, and its 304 costs no download at all. The
+ * upstream here is the simulator behind a proxy that adds an ETag to every feed (the feed's content hash,
+ * which leaves out the lines StarPlan rewrites on every export) and answers If-None-Match with 304.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { calendarBodyHash } from '../src/features/upstream-client/body-hash.js';
+import type { SyncService } from '../src/create-sync-service.js';
+import { createSyncHarness, type SyncHarness } from './sync-harness.js';
+
+let harness: SyncHarness;
+let proxy: Server;
+let service: SyncService;
+let groupCount: number;
+const answered = { notModified: 0, full: 0, conditional: 0 };
+
+beforeAll(async () => {
+  harness = await createSyncHarness(13);
+  groupCount = harness.sim.simulator.model.groups.size;
+  proxy = createServer((req, res) => {
+    void (async () => {
+      const upstream = await fetch(`${harness.sim.url}${(req.url ?? '').replace(/^\/upstream/, '')}`);
+      const bytes = new Uint8Array(await upstream.arrayBuffer());
+      const contentType = upstream.headers.get('content-type') ?? 'application/octet-stream';
+      if (!req.url?.includes('/ical?')) {
+        res.writeHead(upstream.status, { 'content-type': contentType }).end(bytes);
+        return;
+      }
+      const etag = `"${calendarBodyHash(bytes, contentType, 'Europe/Berlin')}"`;
+      if (req.headers['if-none-match'] !== undefined) answered.conditional += 1;
+      if (req.headers['if-none-match'] === etag) {
+        answered.notModified += 1;
+        res.writeHead(304, { etag }).end();
+        return;
+      }
+      answered.full += 1;
+      res.writeHead(upstream.status, { 'content-type': contentType, etag }).end(bytes);
+    })().catch(() => res.writeHead(502).end());
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  service = await harness.service(`http://127.0.0.1:${(proxy.address() as AddressInfo).port}/upstream`);
+});
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => proxy.close(() => resolve()));
+  await harness.close();
+});
+
+const reset = () => Object.assign(answered, { notModified: 0, full: 0, conditional: 0 });
+
+describe('an upstream that sends validators', () => {
+  it('the first sync asks unconditionally and keeps each feed ETag', async () => {
+    reset();
+    const { result } = await harness.sync(service);
+    expect(result).toMatchObject({ status: 'succeeded', feedsParsed: groupCount });
+    expect(answered).toEqual({ notModified: 0, full: groupCount, conditional: 0 });
+    const etags = (await harness.knex('upstream_bodies').where('source', 'like', 'feed:%').pluck('etag')) as (string | null)[];
+    expect(etags).toHaveLength(groupCount);
+    expect(etags.every((etag) => typeof etag === 'string' && etag.startsWith('"'))).toBe(true);
+  });
+
+  it('an unchanged re-sync gets a 304 for every feed and changes nothing', async () => {
+    reset();
+    const { result, changes } = await harness.sync(service);
+    expect(answered).toEqual({ notModified: groupCount, full: 0, conditional: groupCount });
+    expect(result).toMatchObject({ status: 'succeeded', feedsParsed: 0, feedsUnchanged: groupCount, upstreamUnchanged: true, created: 0, updated: 0, deleted: 0 });
+    expect(changes).toEqual([]);
+  });
+
+  it('a changed feed answers in full, is parsed, and its change is found', async () => {
+    const model = harness.sim.simulator.model;
+    const occurrence = [...model.groups.values()]
+      .flatMap((group) => group.lectureIds)
+      .flatMap((lectureId) => model.occurrencesOfLecture(model.currentPuId, lectureId))
+      .find((candidate) => !candidate.cancelled);
+    harness.sim.simulator.cancelOccurrence({ occurrenceId: occurrence!.id });
+    reset();
+    const { result, changes } = await harness.sync(service);
+    expect(answered.full).toBeGreaterThan(0);
+    expect(answered.full + answered.notModified).toBe(groupCount);
+    expect(result).toMatchObject({ status: 'succeeded', feedsParsed: answered.full });
+    expect(changes.length).toBeGreaterThan(0);
+  });
+});
