@@ -77,11 +77,18 @@ async function startSimulatorProcess(port: number, scale: number): Promise<() =>
     env: { ...process.env, SIM_PORT: String(port), SIM_SCALE: String(scale), SIM_HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
     stdio: 'ignore',
   });
+  // However this process ends (a failed start, an exception, running out of memory), the simulator goes with it:
+  // an orphaned simulator at scale 100 keeps a core busy and skews every later measurement.
+  const stop = () => child.kill('SIGTERM');
+  process.once('exit', stop);
   const deadline = Date.now() + 180_000;
   for (;;) {
     const answered = await fetch(`http://127.0.0.1:${port}/splan/json?m=getpus`).then((response) => response.ok, () => false);
-    if (answered) return () => child.kill('SIGTERM');
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error('simulator did not start');
+    if (answered) return stop;
+    if (Date.now() > deadline || child.exitCode !== null) {
+      stop();
+      throw new Error('simulator did not start');
+    }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
