@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { counter, histogram } from '@timetable/observability';
 
 const requestDuration = histogram({
@@ -23,12 +23,18 @@ export function observeRequest(labels: { service: string; method: string; route:
   requestsTotal.inc(labels);
 }
 
+/** The Express route pattern that matched, under its mount point (`/v1/timetable/week/:week`); undefined when none did. */
+export function routePatternOf(req: Request): string | undefined {
+  const pattern: unknown = req.route?.path;
+  return typeof pattern === 'string' ? `${req.baseUrl}${pattern}` : undefined;
+}
+
 /** Labels by route pattern, not raw path, so ids do not explode the label set. */
 export function httpMetrics(service: string): RequestHandler {
   return (req, res, next) => {
     const stop = requestDuration.startTimer();
     res.on('finish', () => {
-      const route = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched';
+      const route = routePatternOf(req) ?? 'unmatched';
       const labels = { service, method: req.method, route, status: String(res.statusCode) };
       stop(labels);
       requestsTotal.inc(labels);

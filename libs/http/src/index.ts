@@ -5,7 +5,7 @@ export { createServiceApp, API_PREFIX, type ServiceAppOptions } from './create-s
 export { operationalRoutes, type ReadinessCheck } from './operational-routes.js';
 export { listen, type RunningServer } from './http-server.js';
 export { requestId, requestIdOf } from './request-id.js';
-export { observeRequest } from './http-metrics.js';
+export { observeRequest, routePatternOf } from './http-metrics.js';
 export type { ServiceModule } from './service-module.js';
 export { DeveloperIdentity, requireDeveloper, developerIdOf, IDENTITY_HEADER, IDENTITY_SIGNATURE_HEADER } from './developer-identity.js';
 export { contractRouter, expressPath, bySpecificity, type RouteCall, type RouteHandler, type RouteHandlers, type ContractRouterOptions } from './contract-routes.js';

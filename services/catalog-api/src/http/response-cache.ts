@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { etagMatches, requestUrlKey, ResponseStore, type Cache, type StoredResponse } from '@timetable/cache';
+import { routePatternOf } from '@timetable/http';
 import type { Logger } from '@timetable/observability';
 
 /**
@@ -55,15 +56,16 @@ export class ResponseCache {
 
   async send(req: Request, res: Response, options: CachedBody): Promise<void> {
     const version = await this.store.version().catch((error: unknown) => this.failed(error, -1));
+    const route = routePatternOf(req) ?? req.path;
     let entry = version < 0 ? null : await this.store.get(version, options.key).catch((error: unknown) => this.failed(error, null));
     if (!entry) {
       const body = Buffer.from(await options.render(), 'utf8');
-      entry = { etag: etagOf(body), contentType: options.contentType, cacheControl: options.cacheControl, route: routeOf(req), body };
+      entry = { etag: etagOf(body), contentType: options.contentType, cacheControl: options.cacheControl, route, body };
       if (version >= 0) await this.remember(version, options.key, entry, options.ttlSeconds);
     }
     if (version >= 0 && options.sameForUrl !== false && req.originalUrl.length <= MAX_URL_KEY_LENGTH) {
       // Labelled with this request's route: the shared entry may have been rendered for another (/week/current).
-      await this.remember(version, requestUrlKey(req.originalUrl), { ...entry, route: routeOf(req) }, options.ttlSeconds);
+      await this.remember(version, requestUrlKey(req.originalUrl), { ...entry, route }, options.ttlSeconds);
     }
     res.setHeader('ETag', entry.etag);
     res.setHeader('Cache-Control', entry.cacheControl);
@@ -83,10 +85,4 @@ export class ResponseCache {
     this.logger.warn({ err: error }, 'response cache unavailable');
     return fallback;
   }
-}
-
-/** The Express route pattern under its mount point (`/v1/timetable/week/:week`), as the request metrics label it. */
-function routeOf(req: Request): string {
-  const pattern: unknown = req.route?.path;
-  return typeof pattern === 'string' ? `${req.baseUrl}${pattern}` : req.path;
 }

@@ -78,6 +78,7 @@ async function fetchOnce(url: string, timeoutMs: number, conditional: Validators
   }
   const status = response.statusCode;
   const validators = validatorsOf(response.headers);
+  // A 304 is an answer only to a request that was conditional; otherwise it is an error like any other non-2xx.
   if (status === 304 && conditional && Object.keys(headers).length > 0) {
     return { bytes, contentType: null, validators: { ...conditional, ...validators }, notModified: true };
   }
