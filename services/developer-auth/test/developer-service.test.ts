@@ -37,7 +37,8 @@ describe('key verification', () => {
     const { service, verifier } = setup();
     const { developer, apiKey } = await service.register({ email: 'ada@example.edu' });
     expect(await verifier.verify(apiKey)).toEqual({ developerId: developer.id });
-    expect(await verifier.verify(`${apiKey.slice(0, -1)}x`)).toBeNull();
+    // Another last character (a random key ends in `x` about once in sixty runs).
+    expect(await verifier.verify(`${apiKey.slice(0, -1)}${apiKey.endsWith('x') ? 'y' : 'x'}`)).toBeNull();
     expect(await verifier.verify(apiKey.replace('spk_', 'xyz_'))).toBeNull();
 
     const { apiKey: rotated } = await service.regenerateKey(developer.id);
