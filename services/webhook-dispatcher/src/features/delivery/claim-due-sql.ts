@@ -13,6 +13,9 @@
  *   candidates a claim looks at (and locks) stay near the batch size however many webhooks there are;
  * - across developers round-robin: a developer's n-th delivery, counting the leases they already hold,
  *   comes after every other developer's (n-1)-th, so one developer's backlog cannot hold up another's.
+ * A change matched to several webhooks is claimed as several deliveries; its content (the JSON columns
+ * above all) comes with one of them only, flagged by `has_change` on every one, so it is sent and parsed
+ * once per claim rather than once per delivery.
  * Parameters: now (leases), dispatcher id, claim-ahead cap, host limit, claim-ahead cap, host limit, batch
  * size (per webhook), now, now (due), claim-ahead cap (a host without leases), batch size, claim token,
  * lease end, dispatcher id.
@@ -71,9 +74,16 @@ claimed as (
   returning id, webhook_id, change_id, message_id, event_type, attempts
 )
 select c.id, c.webhook_id, c.change_id, c.message_id, c.event_type, c.attempts, w.url, w.secret, w.developer_id, w.target_host,
-  w.deleted_at is not null as webhook_deleted,
-  m.entity_type, m.entity_id, m.action, m.changed_fields, m.previous_data, m.new_data
-from claimed c
+  w.deleted_at is not null as webhook_deleted, m.id is not null as has_change,
+  case when c.first_of_change then m.entity_type end as entity_type,
+  case when c.first_of_change then m.entity_id end as entity_id,
+  case when c.first_of_change then m.action end as action,
+  case when c.first_of_change then m.changed_fields end as changed_fields,
+  case when c.first_of_change then m.previous_data end as previous_data,
+  case when c.first_of_change then m.new_data end as new_data
+from (
+  select claimed.*, row_number() over (partition by change_id order by id) = 1 as first_of_change from claimed
+) c
 join webhooks w on w.id = c.webhook_id
 left join matched_changes m on m.id = c.change_id`;
 

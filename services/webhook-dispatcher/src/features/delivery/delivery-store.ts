@@ -67,10 +67,13 @@ interface ClaimRow {
   developer_id: string;
   target_host: string;
   webhook_deleted: boolean;
+  /** False for a test delivery, which has no change. */
+  has_change: boolean;
+  /** The change's content: on one of the claim's rows per change only, null on the others. */
   entity_type: string | null;
-  entity_id: string;
-  action: string;
-  changed_fields: string[];
+  entity_id: string | null;
+  action: string | null;
+  changed_fields: string[] | null;
   previous_data: Record<string, unknown> | null;
   new_data: Record<string, unknown> | null;
 }
@@ -110,7 +113,7 @@ export class DeliveryStore {
       ]);
     });
     // Deliveries of one change to several webhooks share one content object (and so one serialisation).
-    const changes = new Map<string, ChangeContent>();
+    const changes = changesOf(result.rows);
     return result.rows.map((row) => ({
       id: row.id,
       claimToken: request.claimToken,
@@ -123,7 +126,7 @@ export class DeliveryStore {
       developerId: row.developer_id,
       secret: row.secret === null ? null : this.decrypt(row.secret, row.webhook_id),
       webhookDeleted: row.webhook_deleted,
-      change: changeOf(changes, row),
+      change: row.has_change && row.change_id !== null ? changes.get(row.change_id)! : null,
     }));
   }
 
@@ -205,21 +208,21 @@ export class DeliveryStore {
   }
 }
 
-/** Null for a test delivery, which has no change. */
-function changeOf(changes: Map<string, ChangeContent>, row: ClaimRow): ChangeContent | null {
-  if (row.entity_type === null) return null;
-  const known = row.change_id === null ? undefined : changes.get(row.change_id);
-  if (known) return known;
-  const change: ChangeContent = {
-    entityType: row.entity_type,
-    entityId: row.entity_id,
-    action: row.action,
-    changedFields: row.changed_fields,
-    previous: row.previous_data,
-    current: row.new_data,
-  };
-  if (row.change_id !== null) changes.set(row.change_id, change);
-  return change;
+/** The content of each change in a claim, from the one row per change that carries it. */
+function changesOf(rows: ClaimRow[]): Map<string, ChangeContent> {
+  const changes = new Map<string, ChangeContent>();
+  for (const row of rows) {
+    if (row.change_id === null || row.entity_type === null) continue;
+    changes.set(row.change_id, {
+      entityType: row.entity_type,
+      entityId: row.entity_id!,
+      action: row.action!,
+      changedFields: row.changed_fields!,
+      previous: row.previous_data,
+      current: row.new_data,
+    });
+  }
+  return changes;
 }
 
 /** Only where the lease is still held: a lost lease's outcome is never written over another's attempt. */
