@@ -4,8 +4,12 @@ import type { AttemptRecord, DeliveryStore, HeldLease } from './delivery-store.j
 
 /** Outcomes written in one statement at most. */
 export const RECORD_BATCH_SIZE = 256;
-/** How long the first outcome of a batch waits for others before the batch is written. */
-export const RECORD_DELAY_MS = 5;
+/**
+ * How long the first outcome of a batch waits for others before the batch is written. A statement costs
+ * PostgreSQL about half a millisecond whatever its size (a commit) and each row far less, so batches of
+ * dozens rather than a handful matter; the delay only holds the lease a little longer, never an attempt.
+ */
+export const RECORD_DELAY_MS = 20;
 
 interface PendingRecord {
   lease: HeldLease;
@@ -22,7 +26,7 @@ export interface OutcomeRecorderDeps {
 /**
  * Writes attempt outcomes and released leases in batches, one statement per batch: a batch is written when
  * it is full or `delayMs` after its first entry, one batch at a time (what arrives meanwhile forms the
- * next). Each row is written only where its lease is still held. Until it is written an outcome exists only
+ * next, written once it is full or its own first entry has waited `delayMs`). Each row is written only where its lease is still held. Until it is written an outcome exists only
  * here: the delivery stays leased in the database and, should the process die, is sent again under the same
  * webhook-id once the lease runs out, never taken as delivered. A batch that cannot be written is logged and
  * dropped, with the same effect. `flushed()` resolves once everything handed over so far is written.
@@ -31,6 +35,8 @@ export class OutcomeRecorder {
   private records: PendingRecord[] = [];
   private releases: HeldLease[] = [];
   private timer: NodeJS.Timeout | undefined;
+  /** When the oldest entry not yet taken into a batch was handed over (performance.now()). */
+  private firstAt = 0;
   private writing: Promise<void> | undefined;
   /** Handed over and not yet written (or dropped), in the batch being written included. */
   private unwritten = 0;
@@ -53,12 +59,14 @@ export class OutcomeRecorder {
   }
 
   record(lease: HeldLease, record: AttemptRecord): void {
+    this.startsBatch();
     this.records.push({ lease, record });
     this.added();
   }
 
   release(leases: HeldLease[]): void {
     if (leases.length === 0) return;
+    this.startsBatch();
     this.releases.push(...leases);
     this.unwritten += leases.length - 1;
     this.added();
@@ -72,15 +80,24 @@ export class OutcomeRecorder {
     }
   }
 
+  private startsBatch(): void {
+    if (this.waiting === 0) this.firstAt = performance.now();
+  }
+
   private added(): void {
     this.unwritten += 1;
     this.schedule();
   }
 
+  /** Handed over and not yet taken into a batch. */
+  private get waiting(): number {
+    return this.records.length + this.releases.length;
+  }
+
   private schedule(): void {
     if (this.writing) return;
-    if (this.records.length + this.releases.length >= this.batchSize) this.startWriting();
-    else this.timer ??= setTimeout(() => this.startWriting(), this.delayMs);
+    if (this.waiting >= this.batchSize) this.startWriting();
+    else this.timer ??= setTimeout(() => this.startWriting(), Math.max(0, this.firstAt + this.delayMs - performance.now()));
   }
 
   private startWriting(): void {
@@ -89,14 +106,14 @@ export class OutcomeRecorder {
     if (this.writing) return;
     this.writing = this.writeAll().finally(() => {
       this.writing = undefined;
-      // Handed over after the last batch was taken but before this ran: it would otherwise wait for the next one.
-      if (this.records.length + this.releases.length > 0) this.schedule();
+      // Handed over after the last batch was taken: written when full or once its first entry has waited.
+      if (this.waiting > 0) this.schedule();
     });
   }
 
-  /** Batch after batch until nothing waits: outcomes that came in during a write go out right after it. */
+  /** One batch, then more at once only while full ones wait (a backlog); `flushed()` writes the rest. */
   private async writeAll(): Promise<void> {
-    while (this.records.length > 0 || this.releases.length > 0) {
+    do {
       const records = this.records.splice(0, this.batchSize);
       const releases = this.releases.splice(0, this.batchSize - records.length);
       try {
@@ -104,7 +121,7 @@ export class OutcomeRecorder {
       } finally {
         this.unwritten -= records.length + releases.length;
       }
-    }
+    } while (this.waiting >= this.batchSize);
   }
 
   private async writeRecords(batch: PendingRecord[]): Promise<void> {
