@@ -14,9 +14,9 @@ import path from 'node:path';
 import pg from 'pg';
 import { topics } from '@timetable/contracts';
 import { createKnex, migrateToLatest } from '@timetable/db';
-import { InProcessBus } from '@timetable/events';
 import { createLogger } from '@timetable/observability';
 import { createSyncService, SYNC_SCHEMA, syncMigrations, type SyncRunResult } from '@timetable/sync';
+import { PublishOnlyBus } from './support/publish-only-bus.js';
 
 const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const repoRoot = path.resolve(import.meta.dirname, '..');
@@ -146,7 +146,8 @@ async function benchOneScale(scale: number): Promise<void> {
     await migrateToLatest(knex, SYNC_SCHEMA, syncMigrations);
     const sync = await createSyncService({
       knex,
-      bus: new InProcessBus(logger),
+      // Kafka in the distributed mode: what is published leaves the process (support/publish-only-bus.ts).
+      bus: new PublishOnlyBus(),
       logger,
       upstreamBaseUrl: simulatorUrl,
       intervalSeconds: 3600,

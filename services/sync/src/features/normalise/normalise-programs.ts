@@ -11,16 +11,17 @@ export function degreeTypeOf(programName: string): string {
   return 'other';
 }
 
-export function normalisePrograms(upstream: UpstreamSnapshot): NormalisedEntity[] {
+/** `feedsRead`: the groups whose feed this run read (parsed, or unchanged): only they have an academic period. */
+export function normalisePrograms(upstream: UpstreamSnapshot, feedsRead: ReadonlySet<number>): NormalisedEntity[] {
   const entities: NormalisedEntity[] = [];
   const seenGroups = new Set<number>();
   for (const program of upstream.programs) {
     entities.push(programEntity(program));
     upstream.groupsByProgram.get(program.id)?.forEach((group, index) => {
-      // A group listed by two programs belongs to the first, as its feed does (readUpstream).
+      // A group listed by two programs belongs to the first, as its feed does (groupsToRead).
       if (seenGroups.has(group.id)) return;
       seenGroups.add(group.id);
-      const hasFeed = upstream.feeds.has(group.id) || upstream.unchangedFeeds.has(group.id);
+      const hasFeed = feedsRead.has(group.id);
       entities.push(semesterEntity(upstream.planningUnit, program, group, index, hasFeed));
       if (hasFeed) entities.push(periodEntity(upstream.planningUnit, program, group));
     });

@@ -14,8 +14,18 @@ export interface NormalisedEntity {
   contentHash?: string;
 }
 
-export const programScope = (og: number): string => `og:${og}`;
-export const pairScope = (pgid: number): string => `pair:${pgid}`;
+/** Scope strings, one per program or group and shared by all of its entities (there are many at scale). */
+const scopes = new Map<string, string>();
+function sharedScope(scope: string): string {
+  const known = scopes.get(scope);
+  if (known !== undefined) return known;
+  if (scopes.size >= 100_000) scopes.clear();
+  scopes.set(scope, scope);
+  return scope;
+}
+
+export const programScope = (og: number): string => sharedScope(`og:${og}`);
+export const pairScope = (pgid: number): string => sharedScope(`pair:${pgid}`);
 
 /** Snapshot and diff key of an entity. */
 export const snapshotKey = (entityType: string, entityId: string): string => `${entityType}:${entityId}`;

@@ -1,11 +1,26 @@
 /** Service ids of upstream things: UUIDv5 of the upstream keys listed in docs/architecture.md ("Sync"). */
 import { uuidV5 } from './uuid-v5.js';
 
-export const programIdOf = (og: number): string => uuidV5(`og:${og}`);
-export const semesterIdOf = (pgid: number): string => uuidV5(`pg:${pgid}`);
-export const courseIdOf = (lectureId: number): string => uuidV5(`lecture:${lectureId}`);
-export const roomIdOf = (roomId: number): string => uuidV5(`room:${roomId}`);
-export const instructorIdOf = (lecturerId: number): string => uuidV5(`lecturer:${lecturerId}`);
-export const academicPeriodIdOf = (pu: number, pgid: number): string => uuidV5(`period:${pu}:${pgid}`);
-/** `seriesKey` names the grouping (course, slot, rooms, instructors) and the piece's first start. */
+/** Ids computed once per upstream key and shared: at scale every event repeats several of them. */
+const known = new Map<string, string>();
+/** About twice the distinct keys of a large university; past it the cache starts again (a new planning unit). */
+const KNOWN_AT_MOST = 250_000;
+
+function sharedId(name: string): string {
+  let id = known.get(name);
+  if (id === undefined) {
+    if (known.size >= KNOWN_AT_MOST) known.clear();
+    id = uuidV5(name);
+    known.set(name, id);
+  }
+  return id;
+}
+
+export const programIdOf = (og: number): string => sharedId(`og:${og}`);
+export const semesterIdOf = (pgid: number): string => sharedId(`pg:${pgid}`);
+export const courseIdOf = (lectureId: number): string => sharedId(`lecture:${lectureId}`);
+export const roomIdOf = (roomId: number): string => sharedId(`room:${roomId}`);
+export const instructorIdOf = (lecturerId: number): string => sharedId(`lecturer:${lecturerId}`);
+export const academicPeriodIdOf = (pu: number, pgid: number): string => sharedId(`period:${pu}:${pgid}`);
+/** Each event's own (not shared); `seriesKey` names the grouping (course, slot, rooms, instructors) and the piece's first start. */
 export const eventIdOf = (pgid: number, seriesKey: string): string => uuidV5(`event:${pgid}:${seriesKey}`);

@@ -1,17 +1,23 @@
-/** From what the upstream answered (and the last snapshot) to the complete next snapshot of entities. */
+/**
+ * From what the upstream answered (and the last snapshot) to the complete next snapshot of entities. Feeds are
+ * added one at a time as they arrive, so their occurrences are let go as soon as their events are built.
+ */
 import { createHash } from 'node:crypto';
+import { contentHash } from '../diff/content-hash.js';
 import { normaliseCourses } from '../normalise/normalise-courses.js';
 import { normalisePrograms } from '../normalise/normalise-programs.js';
 import { normaliseInstructors, normaliseRooms } from '../normalise/normalise-resources.js';
 import { pairScope, programScope, snapshotKey, type NormalisedEntity } from '../normalise/normalised-entity.js';
+import type { FeedOccurrence } from '../upstream-client/parse-ical.js';
 import type { UpstreamPlanningGroup } from '../upstream-client/upstream-types.js';
 import type { UpstreamSnapshot } from '../upstream-client/upstream-snapshot.js';
 import { buildEvents, type Lookups } from '../series/build-events.js';
 import { NameLookup, type NameResolver } from '../series/resolve-references.js';
-import type { StoredEntity } from '../snapshot/snapshot-store.js';
+import { ScopeCounts } from '../snapshot/scope-counts.js';
+import type { IndexedEntity } from '../snapshot/snapshot-store.js';
 import type { Validators } from '../upstream-client/fetch-with-retry.js';
-import type { ScopedFailure } from '../upstream-client/read-upstream.js';
-import { failedScopesOf, keepPrevious, rejectImplausible } from './safety-valve.js';
+import { groupsToRead, type GroupToRead, type ScopedFailure } from '../upstream-client/read-upstream.js';
+import { failedScopesOf, implausiblyEmptyFeed, keepPrevious, rejectImplausibleLists, type NextEntity } from './safety-valve.js';
 
 /**
  * Raise it when normalise or series change what a feed yields for the same input: every stored feed record
@@ -39,7 +45,8 @@ export interface FeedRecord {
 }
 
 export interface NextSnapshot {
-  entities: Map<string, NormalisedEntity>;
+  /** Built entities carry their data; entities carried over unchanged carry it only if `previous` did. */
+  entities: Map<string, NextEntity>;
   failures: ScopedFailure[];
   failedScopes: Set<string>;
   /** Feed occurrences that named no lecture of their group. */
@@ -48,101 +55,129 @@ export interface NextSnapshot {
   builtFeeds: Map<number, FeedRecord>;
   /** Groups whose unchanged feed kept the snapshot's events without being parsed. */
   reusedFeeds: Set<number>;
-  /**
-   * Unchanged feeds whose events cannot be reused (a name they use resolves differently now, the group's
-   * lectures changed, ...): read them again with parsing (rereadFeeds) and build again.
-   */
-  feedsToReread: { og: number; pgid: number }[];
 }
 
-const keyed = (entities: NormalisedEntity[]): Map<string, NormalisedEntity> =>
-  new Map(entities.map((entity) => [snapshotKey(entity.entityType, entity.entityId), entity]));
-
-function lookupOf(entities: Iterable<NormalisedEntity>, entityType: 'room' | 'instructor'): NameLookup {
-  return new NameLookup(
-    [...entities]
-      .filter((entity) => entity.entityType === entityType)
-      .map((entity) => ({ name: String(entity.data.name), upstreamId: Number(entity.data.upstreamId) })),
-  );
+export interface SnapshotBuilderDeps {
+  /** The lists as read, with rejectImplausibleLists already applied; not modified. */
+  upstream: UpstreamSnapshot;
+  /** Failures of the lists so far (fetch and safety valve). */
+  failures: readonly ScopedFailure[];
+  /** The last snapshot; the data of every program and of instructors in failed program scopes must be loaded. */
+  previous: ReadonlyMap<string, IndexedEntity>;
+  counts: ScopeCounts;
+  /** pgid -> how the snapshot's events of that group were built; an unchanged feed whose record still matches keeps them. */
+  feedRecords: ReadonlyMap<number, FeedRecord>;
 }
 
-/**
- * `feedRecords` (pgid -> record) describe how the snapshot's events of each group were built; an unchanged
- * feed whose record still matches keeps those events as they are. `upstream` is not modified.
- */
-export function buildNextSnapshot(
-  read: UpstreamSnapshot,
-  fetchFailures: readonly ScopedFailure[],
-  previous: ReadonlyMap<string, StoredEntity>,
-  feedRecords: ReadonlyMap<number, FeedRecord> = new Map(),
-): NextSnapshot {
-  // rejectImplausible drops what it rejects from these maps; the caller may build again from the same read.
-  const upstream: UpstreamSnapshot = {
-    ...read,
-    groupsByProgram: new Map(read.groupsByProgram),
-    lecturersByProgram: new Map(read.lecturersByProgram),
-    feeds: new Map(read.feeds),
-  };
-  const failures = [...fetchFailures, ...rejectImplausible(upstream, previous)];
-  const failedScopes = failedScopesOf(failures);
-  const fresh = keyed([
-    ...normalisePrograms(upstream),
-    ...normaliseCourses(upstream),
-    ...normaliseRooms(upstream.rooms),
-    ...normaliseInstructors(upstream),
-  ]);
-  // Instructors of a failed program are still known by their previous version; feeds elsewhere name them.
-  const resources = keepPrevious(fresh, previous, failedScopes).values();
-  const catalog = [...resources];
-  const lookups = { rooms: lookupOf(catalog, 'room'), lecturers: lookupOf(catalog, 'instructor') };
-  const previousEvents = upstream.unchangedFeeds.size > 0 ? eventsByGroup(previous) : new Map<number, StoredEntity[]>();
-  const pu = upstream.planningUnit.id;
-  const next: Omit<NextSnapshot, 'entities'> = {
-    failures,
-    failedScopes,
-    unmatchedOccurrences: 0,
-    builtFeeds: new Map(),
-    reusedFeeds: new Set(),
-    feedsToReread: [],
-  };
-  const seenGroups = new Set<number>();
-  for (const program of upstream.programs) {
-    for (const group of upstream.groupsByProgram.get(program.id) ?? []) {
-      if (seenGroups.has(group.id)) continue;
-      const occurrences = upstream.feeds.get(group.id);
-      const unchangedHash = upstream.unchangedFeeds.get(group.id);
-      if (occurrences === undefined && unchangedHash === undefined) continue;
-      seenGroups.add(group.id);
-      const inputs = inputsOf(pu, program.id, group);
-      if (occurrences === undefined) {
-        const record = feedRecords.get(group.id);
-        if (record === undefined || record.bodyHash !== unchangedHash || !stillMatches(record.derivation, program.id, inputs, lookups)) {
-          next.feedsToReread.push({ og: program.id, pgid: group.id });
-          continue;
-        }
-        for (const event of previousEvents.get(group.id) ?? []) {
-          const { entityType, entityId, data, scopes, contentHash } = event;
-          fresh.set(snapshotKey(entityType, entityId), { entityType, entityId, data, scopes, contentHash });
-        }
-        next.reusedFeeds.add(group.id);
-        continue;
-      }
-      const used = recordingLookups(lookups);
-      const built = buildEvents({ pu, og: program.id, group, occurrences }, used.lookups);
-      next.unmatchedOccurrences += built.unmatched;
-      for (const event of built.events) fresh.set(snapshotKey(event.entityType, event.entityId), event);
-      const bodyHash = upstream.feedHashes.get(group.id);
-      if (bodyHash !== undefined) {
-        const validators = upstream.feedValidators.get(group.id);
-        next.builtFeeds.set(group.id, {
-          bodyHash,
-          derivation: { og: program.id, inputs, rooms: [...used.rooms], lecturers: [...used.lecturers] },
-          ...(validators ? { validators } : {}),
-        });
-      }
-    }
+/** The next snapshot, fed one group feed at a time: addFeed, reuseFeed, failFeed, then finish once. */
+export class NextSnapshotBuilder {
+  private readonly failures: ScopedFailure[];
+  private readonly resources: Map<string, NextEntity>;
+  private readonly lookups: Lookups;
+  private readonly pu: number;
+  /** pgid -> its events, built in this run or carried over, in the order they were added. */
+  private readonly eventsByGroup = new Map<number, NextEntity[]>();
+  private previousEvents: Map<number, IndexedEntity[]> | undefined;
+  private readonly builtFeeds = new Map<number, FeedRecord>();
+  private readonly reusedFeeds = new Set<number>();
+  private unmatchedOccurrences = 0;
+
+  constructor(private readonly deps: SnapshotBuilderDeps) {
+    this.failures = [...deps.failures];
+    this.pu = deps.upstream.planningUnit.id;
+    // Instructors of a failed program are still known by their previous version; feeds elsewhere name them.
+    const fresh = keyed([...normaliseRooms(deps.upstream.rooms), ...normaliseInstructors(deps.upstream)]);
+    const resources = keepPrevious(fresh, previousOfTypes(deps.previous, ['room', 'instructor']), failedScopesOf(this.failures));
+    this.resources = resources;
+    this.lookups = { rooms: lookupOf(resources.values(), 'room'), lecturers: lookupOf(resources.values(), 'instructor') };
   }
-  return { entities: keepPrevious(fresh, previous, failedScopes), ...next };
+
+  /** A parsed feed: its events are built now (or it counts as a failure when it is implausibly empty). */
+  addFeed(og: number, group: UpstreamPlanningGroup, occurrences: readonly FeedOccurrence[]): void {
+    const implausible = implausiblyEmptyFeed(og, group.id, occurrences.length, this.deps.counts);
+    if (implausible) {
+      this.failures.push(implausible);
+      return;
+    }
+    const used = recordingLookups(this.lookups);
+    const built = buildEvents({ pu: this.pu, og, group, occurrences }, used.lookups);
+    this.unmatchedOccurrences += built.unmatched;
+    this.eventsByGroup.set(group.id, built.events.map(hashed));
+    const bodyHash = this.deps.upstream.feedHashes.get(group.id);
+    if (bodyHash === undefined) return;
+    const validators = this.deps.upstream.feedValidators.get(group.id);
+    this.builtFeeds.set(group.id, {
+      bodyHash,
+      derivation: { og, inputs: inputsOf(this.pu, og, group), rooms: [...used.rooms], lecturers: [...used.lecturers] },
+      ...(validators ? { validators } : {}),
+    });
+  }
+
+  /**
+   * A feed that hashed as `bodyHash` and was not parsed keeps the snapshot's events of its group if its record
+   * says they were built from the same body and the same everything else; false: read it again and addFeed.
+   */
+  reuseFeed(og: number, group: UpstreamPlanningGroup, bodyHash: string): boolean {
+    const record = this.deps.feedRecords.get(group.id);
+    if (record === undefined || record.bodyHash !== bodyHash || !stillMatches(record.derivation, og, inputsOf(this.pu, og, group), this.lookups)) {
+      return false;
+    }
+    this.previousEvents ??= eventsByGroup(this.deps.previous);
+    this.eventsByGroup.set(group.id, (this.previousEvents.get(group.id) ?? []).map(carried));
+    this.reusedFeeds.add(group.id);
+    return true;
+  }
+
+  failFeed(failure: ScopedFailure): void {
+    this.failures.push(failure);
+  }
+
+  finish(): NextSnapshot {
+    const { upstream, previous } = this.deps;
+    const failedScopes = failedScopesOf(this.failures);
+    const fresh = keyed([...normalisePrograms(upstream, new Set(this.eventsByGroup.keys())), ...normaliseCourses(upstream)]);
+    for (const [key, entity] of this.resources) fresh.set(key, entity);
+    for (const { group } of groupsToRead(upstream.programs, upstream.groupsByProgram)) {
+      for (const event of this.eventsByGroup.get(group.id) ?? []) fresh.set(snapshotKey(event.entityType, event.entityId), event);
+    }
+    this.eventsByGroup.clear();
+    return {
+      entities: keepPrevious(fresh, previous, failedScopes),
+      failures: this.failures,
+      failedScopes,
+      unmatchedOccurrences: this.unmatchedOccurrences,
+      builtFeeds: this.builtFeeds,
+      reusedFeeds: this.reusedFeeds,
+    };
+  }
+}
+
+/** What an upstream read with every parsed feed in hand gives: for tests and tools that have the whole read. */
+export interface WholeRead extends UpstreamSnapshot {
+  /** pgid -> occurrences of each feed that was parsed. */
+  feeds: Map<number, FeedOccurrence[]>;
+}
+
+/** The whole build at once; `feedsToReread` lists the unchanged feeds whose events could not be reused. */
+export function buildNextSnapshot(
+  read: WholeRead,
+  fetchFailures: readonly ScopedFailure[],
+  previous: ReadonlyMap<string, IndexedEntity>,
+  feedRecords: ReadonlyMap<number, FeedRecord> = new Map(),
+): NextSnapshot & { feedsToReread: GroupToRead[] } {
+  // rejectImplausibleLists drops what it rejects from these maps; the caller may build again from the same read.
+  const upstream: UpstreamSnapshot = { ...read, groupsByProgram: new Map(read.groupsByProgram), lecturersByProgram: new Map(read.lecturersByProgram) };
+  const counts = ScopeCounts.of(previous.values());
+  const failures = [...fetchFailures, ...rejectImplausibleLists(upstream, counts)];
+  const builder = new NextSnapshotBuilder({ upstream, failures, previous, counts, feedRecords });
+  const feedsToReread: GroupToRead[] = [];
+  for (const { og, group } of groupsToRead(upstream.programs, upstream.groupsByProgram)) {
+    const occurrences = read.feeds.get(group.id);
+    const unchangedHash = upstream.unchangedFeeds.get(group.id);
+    if (occurrences !== undefined) builder.addFeed(og, group, occurrences);
+    else if (unchangedHash !== undefined && !builder.reuseFeed(og, group, unchangedHash)) feedsToReread.push({ og, group });
+  }
+  return { ...builder.finish(), feedsToReread };
 }
 
 /**
@@ -155,11 +190,11 @@ export function buildNextSnapshot(
 export function feedRecordChanges(
   next: NextSnapshot,
   feedRecords: ReadonlyMap<number, FeedRecord>,
-  previous: ReadonlyMap<string, StoredEntity>,
+  previous: ReadonlyMap<string, Pick<IndexedEntity, 'entityType' | 'scopes'>>,
 ): { upserts: Map<number, FeedRecord>; deletes: number[] } {
   const touchedByFailure = (pgid: number, og: number | undefined): boolean =>
     next.failedScopes.has(pairScope(pgid)) || (og !== undefined && next.failedScopes.has(programScope(og)));
-  const previousEvents = next.failedScopes.size > 0 ? eventsByGroup(previous) : new Map<number, StoredEntity[]>();
+  const previousEvents = next.failedScopes.size > 0 ? eventsByGroup(previous) : new Map<number, Pick<IndexedEntity, 'scopes'>[]>();
   const keptEntities = (pgid: number) =>
     (previousEvents.get(pgid) ?? []).some((entity) => entity.scopes.some((scope) => next.failedScopes.has(scope)));
   const upserts = new Map<number, FeedRecord>();
@@ -175,6 +210,28 @@ export function feedRecordChanges(
     return keep ? [] : [pgid];
   });
   return { upserts, deletes };
+}
+
+/** A freshly derived entity with its content hash, computed while its data is at hand. */
+const hashed = (entity: NormalisedEntity): NextEntity => ({ ...entity, contentHash: entity.contentHash ?? contentHash(entity.data) });
+
+const carried = ({ entityType, entityId, data, scopes, contentHash: hash }: IndexedEntity): NextEntity => ({ entityType, entityId, data, scopes, contentHash: hash });
+
+const keyed = (entities: NormalisedEntity[]): Map<string, NextEntity> =>
+  new Map(entities.map((entity) => [snapshotKey(entity.entityType, entity.entityId), hashed(entity)]));
+
+function previousOfTypes(previous: ReadonlyMap<string, IndexedEntity>, types: readonly string[]): Map<string, IndexedEntity> {
+  return new Map([...previous].filter(([, entity]) => types.includes(entity.entityType)));
+}
+
+function lookupOf(entities: Iterable<NextEntity>, entityType: 'room' | 'instructor'): NameLookup {
+  const named: { name: string; upstreamId: number }[] = [];
+  for (const entity of entities) {
+    if (entity.entityType !== entityType) continue;
+    if (entity.data === null) throw new Error(`the previous data of ${entityType} ${entity.entityId} was not loaded`);
+    named.push({ name: String(entity.data.name), upstreamId: Number(entity.data.upstreamId) });
+  }
+  return new NameLookup(named);
 }
 
 function inputsOf(pu: number, og: number, group: UpstreamPlanningGroup): string {
@@ -207,8 +264,8 @@ function recordingLookups(lookups: Lookups) {
 }
 
 /** The snapshot's events by the group whose feed they were built from. */
-function eventsByGroup(previous: ReadonlyMap<string, StoredEntity>): Map<number, StoredEntity[]> {
-  const byGroup = new Map<number, StoredEntity[]>();
+function eventsByGroup<T extends Pick<IndexedEntity, 'entityType' | 'scopes'>>(previous: ReadonlyMap<string, T>): Map<number, T[]> {
+  const byGroup = new Map<number, T[]>();
   for (const entity of previous.values()) {
     if (entity.entityType !== 'event') continue;
     const pair = entity.scopes.find((scope) => scope.startsWith('pair:'));

@@ -1,20 +1,28 @@
-/** One sync run: read the upstream, build the next snapshot, diff, and commit snapshot + run + outbox at once. */
+/**
+ * One sync run: read the lists, then the feeds (each built into events as it arrives), diff against the last
+ * snapshot, and commit snapshot + run + outbox in one transaction.
+ */
 import { createHash, randomUUID } from 'node:crypto';
 import { localDateOf } from '@timetable/calendar';
 import { ENTITY_TYPES, type EntityType } from '@timetable/contracts';
 import type { Knex } from '@timetable/db';
-import { appendToOutbox, type OutboxRelay } from '@timetable/events';
+import type { OutboxRelay } from '@timetable/events';
 import type { Logger } from '@timetable/observability';
-import { diffSnapshots, type EntityChange } from '../diff/diff-snapshots.js';
+import { programScope } from '../normalise/normalised-entity.js';
 import { programIdOf, semesterIdOf } from '../normalise/upstream-ids.js';
-import type { SnapshotStore, StoredEntity } from '../snapshot/snapshot-store.js';
-import { readUpstream, rereadFeeds, type ScopedFailure } from '../upstream-client/read-upstream.js';
+import { ScopeCounts } from '../snapshot/scope-counts.js';
+import type { IndexedEntity, SnapshotStore } from '../snapshot/snapshot-store.js';
+import type { FeedOccurrence } from '../upstream-client/parse-ical.js';
+import { groupsToRead, readFeeds, readLists, rereadFeeds, type ScopedFailure } from '../upstream-client/read-upstream.js';
 import type { SeenBodies, StarplanClient } from '../upstream-client/starplan-client.js';
+import type { UpstreamPlanningGroup } from '../upstream-client/upstream-types.js';
 import type { UpstreamSnapshot } from '../upstream-client/upstream-snapshot.js';
 import { withAdvisoryLock } from './advisory-lock.js';
 import { syncChangesEmitted, syncEntitiesSeen, syncFeedsRead, syncLastSuccess, syncPairFailures, syncRunDuration } from './metrics.js';
-import { buildNextSnapshot, DERIVATION_VERSION, feedRecordChanges } from './next-snapshot.js';
-import { guardChanges, outboxMessages } from './schema-guard.js';
+import { DERIVATION_VERSION, feedRecordChanges, NextSnapshotBuilder, type FeedRecord } from './next-snapshot.js';
+import { listsLookEmpty, rejectImplausibleLists } from './safety-valve.js';
+import type { ChangeTally} from './write-changes.js';
+import { writeChanges } from './write-changes.js';
 import type { PairError, SyncRunRecord, SyncRunStatus, SyncRunStore } from './sync-run-store.js';
 import type { UpstreamBodyStore } from './upstream-body-store.js';
 
@@ -49,8 +57,6 @@ export interface SyncRunnerDeps {
 }
 
 const LOCK_NAME = 'timetable-sync-run';
-/** Changes whose outbox messages are built and written at a time. */
-const OUTBOX_CHUNK = 1000;
 
 export class SyncRunner {
   private inFlight: Promise<SyncRunResult> | undefined;
@@ -85,7 +91,7 @@ export class SyncRunner {
       const errorMessage = error instanceof Error ? error.message : String(error);
       const finishedAt = now();
       const errors = [{ errorMessage, programId: null, semesterId: null, occurredAt: finishedAt }];
-      const run = runRecord(id, startedAt, finishedAt, null, 'failed', [], 0, errorMessage, null);
+      const run = runRecord(id, startedAt, finishedAt, null, 'failed', NO_CHANGES, 0, errorMessage, null);
       await this.deps.runs.record(this.deps.knex, run, errors);
       endTimer({ status: 'failed' });
       this.deps.logger.warn({ err: error, syncRunId: id }, 'sync run aborted without changes');
@@ -96,51 +102,65 @@ export class SyncRunner {
   private async fetchAndCommit(id: string, startedAt: Date, now: () => Date): Promise<SyncRunResult> {
     const { client, snapshots, runs, bodies, knex, logger, timeZone } = this.deps;
     const [stored, lastCommitted] = await Promise.all([bodies.load(), runs.latest({ fetched: true })]);
-    const { upstream, failures: fetchFailures } = await readUpstream(client, {
-      today: localDateOf(startedAt, timeZone),
-      forcedPlanningUnit: this.deps.planningUnit,
-      knownFeeds: new Map([...stored.feeds].map(([pgid, record]) => [pgid, { bodyHash: record.bodyHash, ...(record.validators ? { validators: record.validators } : {}) }])),
-    });
-    if (fetchFailures.length === 0 && lastCommitted?.status === 'succeeded' && lastCommitted.upstreamFingerprint === fingerprintOf(upstream.bodies)) {
+    const { upstream, failures: fetchFailures } = await readLists(client, { today: localDateOf(startedAt, timeZone), forcedPlanningUnit: this.deps.planningUnit });
+    // The valve compares an empty list with the snapshot's counts; only then are they worth a query.
+    const counts = listsLookEmpty(upstream) ? await snapshots.scopeCounts() : new ScopeCounts();
+    const listFailures = [...fetchFailures, ...rejectImplausibleLists(upstream, counts)];
+    // The last snapshot is read only once a feed has to be built: a run that finds every answer unchanged never needs it.
+    let building: Promise<Building> | undefined;
+    const builder = () => (building ??= this.startBuilding(upstream, listFailures, stored.feeds));
+    let feedsParsed = 0;
+    const onParsed = async (og: number, group: UpstreamPlanningGroup, occurrences: FeedOccurrence[]) => {
+      feedsParsed += 1;
+      (await builder()).builder.addFeed(og, group, occurrences);
+    };
+    const knownFeeds = new Map([...stored.feeds].map(([pgid, record]) => [pgid, { bodyHash: record.bodyHash, ...(record.validators ? { validators: record.validators } : {}) }]));
+    const feedFailures = await readFeeds(client, upstream, { knownFeeds, onParsed });
+    if (listFailures.length === 0 && feedFailures.length === 0 && lastCommitted?.status === 'succeeded' && lastCommitted.upstreamFingerprint === fingerprintOf(upstream.bodies)) {
       return this.commitUnchanged(id, startedAt, now(), upstream, lastCommitted);
     }
-    const previous = await snapshots.load();
-    let next = buildNextSnapshot(upstream, fetchFailures, previous, stored.feeds);
-    let readFailures = fetchFailures;
-    if (next.feedsToReread.length > 0) {
-      readFailures = [...fetchFailures, ...(await rereadFeeds(client, upstream, next.feedsToReread))];
-      next = buildNextSnapshot(upstream, readFailures, previous, stored.feeds);
-    }
+    const { builder: next, previous } = await builder();
+    for (const failure of feedFailures) next.failFeed(failure);
+    const reread = groupsToRead(upstream.programs, upstream.groupsByProgram).filter(({ og, group }) => {
+      const hash = upstream.unchangedFeeds.get(group.id);
+      return hash !== undefined && !next.reuseFeed(og, group, hash);
+    });
+    for (const failure of await rereadFeeds(client, upstream, reread, onParsed)) next.failFeed(failure);
+    const snapshot = next.finish();
     const finishedAt = now();
-    const feedsParsed = upstream.feeds.size;
-    // The occurrences are in the events now; what follows (diff, check, commit) is the peak of a first sync.
-    upstream.feeds.clear();
-    const { accepted: changes, rejected } = guardChanges(diffSnapshots(previous, next.entities), id, finishedAt);
-    const errors = [...next.failures.map((failure) => pairErrorOf(failure, finishedAt)), ...rejected];
-    const status: SyncRunStatus = errors.length > 0 ? 'partial' : 'succeeded';
-    const fingerprint = status === 'succeeded' ? fingerprintOf(upstream.bodies) : null;
-    const run = runRecord(id, startedAt, finishedAt, upstream.planningUnit.id, status, changes, next.entities.size, null, fingerprint);
-    const scopes = new Map([...next.entities].map(([key, entity]) => [key, entity.scopes]));
-    const rescoped = [...next.entities].flatMap(([key, entity]) => (rescopedOnly(previous.get(key), entity.scopes) ? [entity] : []));
-    const feedRecords = feedRecordChanges(next, stored.feeds, previous);
-    const lists = new Map([...upstream.bodies].filter(([request, hash]) => request.startsWith('json?') && stored.lists.get(request) !== hash));
-    await knex.transaction(async (trx) => {
-      await snapshots.apply(trx, changes, scopes, rescoped, finishedAt);
+    const outcome = await knex.transaction(async (trx) => {
+      const { tally, rejected } = await writeChanges(trx, snapshots, { previous, next: snapshot.entities, syncRunId: id, now: finishedAt });
+      const errors = [...snapshot.failures.map((failure) => pairErrorOf(failure, finishedAt)), ...rejected];
+      const status: SyncRunStatus = errors.length > 0 ? 'partial' : 'succeeded';
+      const fingerprint = status === 'succeeded' ? fingerprintOf(upstream.bodies) : null;
+      const feedRecords = feedRecordChanges(snapshot, stored.feeds, previous);
+      const lists = new Map([...upstream.bodies].filter(([request, hash]) => request.startsWith('json?') && stored.lists.get(request) !== hash));
       await bodies.apply(trx, { lists, replaceLists: status === 'succeeded', feedUpserts: feedRecords.upserts, feedDeletes: feedRecords.deletes }, finishedAt);
-      await runs.record(trx, run, errors);
-      for (let index = 0; index < changes.length; index += OUTBOX_CHUNK) {
-        await appendToOutbox(trx, outboxMessages(changes.slice(index, index + OUTBOX_CHUNK), id, finishedAt));
-      }
+      await runs.record(trx, runRecord(id, startedAt, finishedAt, upstream.planningUnit.id, status, tally, snapshot.entities.size, null, fingerprint), errors);
+      return { tally, errors, status };
     });
     this.deps.relay.wake();
-    recordMetrics(changes, next.entities.values(), finishedAt, errors.length);
-    const read = { feedsParsed, feedsUnchanged: next.reusedFeeds.size, upstreamUnchanged: false };
+    const { tally, errors, status } = outcome;
+    recordMetrics(tally, snapshot.entities.values(), finishedAt, errors.length);
+    const read = { feedsParsed, feedsUnchanged: snapshot.reusedFeeds.size, upstreamUnchanged: false };
     recordFeedMetrics(read);
     logger.info(
-      { syncRunId: id, pu: upstream.planningUnit.id, changes: changes.length, failures: errors.length, unmatched: next.unmatchedOccurrences, ...read },
+      { syncRunId: id, pu: upstream.planningUnit.id, changes: tally.total, failures: errors.length, unmatched: snapshot.unmatchedOccurrences, ...read },
       'sync run committed',
     );
-    return { syncRunId: id, status, planningUnitId: upstream.planningUnit.id, ...countActions(changes), errors, ...read };
+    const { created, updated, deleted } = tally;
+    return { syncRunId: id, status, planningUnitId: upstream.planningUnit.id, created, updated, deleted, errors, ...read };
+  }
+
+  /** Reads the last snapshot's keys, hashes and scopes, and the data a build may keep as it was. */
+  private async startBuilding(upstream: UpstreamSnapshot, failures: readonly ScopedFailure[], feedRecords: ReadonlyMap<number, FeedRecord>): Promise<Building> {
+    const failedPrograms = failures.filter((failure) => failure.pgid === null).map((failure) => programScope(failure.og));
+    const previous = await this.deps.snapshots.loadIndex([
+      { entityType: 'program' },
+      ...(failedPrograms.length > 0 ? [{ entityType: 'instructor' as const, scopes: failedPrograms }] : []),
+    ]);
+    const counts = ScopeCounts.of(previous.values());
+    return { previous, builder: new NextSnapshotBuilder({ upstream, failures, previous, counts, feedRecords }) };
   }
 
   /**
@@ -154,17 +174,22 @@ export class SyncRunner {
     upstream: UpstreamSnapshot,
     lastCommitted: SyncRunRecord,
   ): Promise<SyncRunResult> {
-    const run = runRecord(id, startedAt, finishedAt, upstream.planningUnit.id, 'succeeded', [], lastCommitted.entityCount, null, lastCommitted.upstreamFingerprint);
+    const run = runRecord(id, startedAt, finishedAt, upstream.planningUnit.id, 'succeeded', NO_CHANGES, lastCommitted.entityCount, null, lastCommitted.upstreamFingerprint);
     await this.deps.runs.record(this.deps.knex, run, []);
     // The gauges as a run that built the snapshot would set them (a restarted process has none yet).
     const counts = await this.deps.snapshots.countByType();
     for (const entityType of ENTITY_TYPES) syncEntitiesSeen.set({ entity_type: entityType }, counts.get(entityType) ?? 0);
     syncLastSuccess.set(finishedAt.getTime() / 1000);
-    const read = { feedsParsed: upstream.feeds.size, feedsUnchanged: upstream.unchangedFeeds.size, upstreamUnchanged: true };
+    const read = { feedsParsed: 0, feedsUnchanged: upstream.unchangedFeeds.size, upstreamUnchanged: true };
     recordFeedMetrics(read);
     this.deps.logger.info({ syncRunId: id, pu: upstream.planningUnit.id, ...read }, 'sync run found the upstream unchanged');
     return { syncRunId: id, status: 'succeeded', planningUnitId: upstream.planningUnit.id, ...NO_CHANGES, errors: [], ...read };
   }
+}
+
+interface Building {
+  previous: Map<string, IndexedEntity>;
+  builder: NextSnapshotBuilder;
 }
 
 const NO_CHANGES = { created: 0, updated: 0, deleted: 0 } as const;
@@ -194,32 +219,26 @@ function pairErrorOf(failure: ScopedFailure, occurredAt: Date): PairError {
   };
 }
 
-/** Unchanged data whose scopes moved (e.g. a course now also listed by another program). */
-function rescopedOnly(before: StoredEntity | undefined, scopes: string[]): boolean {
-  return before !== undefined && before.scopes.join('\n') !== scopes.join('\n');
-}
-
-function countActions(changes: readonly EntityChange[]): { created: number; updated: number; deleted: number } {
-  const count = (action: EntityChange['action']) => changes.filter((change) => change.action === action).length;
-  return { created: count('created'), updated: count('updated'), deleted: count('deleted') };
-}
-
 function runRecord(
   id: string,
   startedAt: Date,
   finishedAt: Date,
   planningUnitId: number | null,
   status: SyncRunStatus,
-  changes: readonly EntityChange[],
+  counted: { created: number; updated: number; deleted: number },
   entityCount: number,
   errorMessage: string | null,
   upstreamFingerprint: string | null,
 ): SyncRunRecord {
-  return { id, startedAt, finishedAt, planningUnitId, status, ...countActions(changes), entityCount, errorMessage, upstreamFingerprint };
+  const { created, updated, deleted } = counted;
+  return { id, startedAt, finishedAt, planningUnitId, status, created, updated, deleted, entityCount, errorMessage, upstreamFingerprint };
 }
 
-function recordMetrics(changes: readonly EntityChange[], entities: Iterable<{ entityType: EntityType }>, finishedAt: Date, failures: number): void {
-  for (const change of changes) syncChangesEmitted.inc({ entity_type: change.entityType, action: change.action });
+function recordMetrics(tally: ChangeTally, entities: Iterable<{ entityType: EntityType }>, finishedAt: Date, failures: number): void {
+  for (const [key, count] of tally.byTypeAndAction) {
+    const [entityType, action] = key.split('\t');
+    syncChangesEmitted.inc({ entity_type: entityType, action }, count);
+  }
   const seen = new Map<EntityType, number>(ENTITY_TYPES.map((type) => [type, 0]));
   for (const entity of entities) seen.set(entity.entityType, (seen.get(entity.entityType) ?? 0) + 1);
   for (const [entityType, count] of seen) syncEntitiesSeen.set({ entity_type: entityType }, count);

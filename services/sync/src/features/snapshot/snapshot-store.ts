@@ -3,10 +3,30 @@ import type { EntityType } from '@timetable/contracts';
 import type { Knex } from '@timetable/db';
 import type { EntityChange, SnapshotEntry } from '../diff/diff-snapshots.js';
 import { snapshotKey } from '../normalise/normalised-entity.js';
+import { ScopeCounts } from './scope-counts.js';
 
 export interface StoredEntity extends SnapshotEntry {
   scopes: string[];
   updatedAt: Date;
+}
+
+/**
+ * What a run needs of the last snapshot to diff against it: key, hash and scopes of every entity, and the
+ * data only where asked for (null otherwise). At scale the data is most of the snapshot's size, and a run
+ * needs it only for what changed (loadEntities) and for what it may keep as it was.
+ */
+export interface IndexedEntity {
+  entityType: EntityType;
+  entityId: string;
+  contentHash: string;
+  scopes: string[];
+  data: Record<string, unknown> | null;
+}
+
+/** Which entities loadIndex reads the data of: every one of a type, or those with one of `scopes`. */
+export interface DataWanted {
+  entityType: EntityType;
+  scopes?: readonly string[];
 }
 
 interface SnapshotRow {
@@ -46,6 +66,60 @@ export class SnapshotStore {
     return new Map(rows.map((row) => [snapshotKey(row.entity_type, row.entity_id), toEntity(row)]));
   }
 
+  async loadIndex(withData: readonly DataWanted[] = []): Promise<Map<string, IndexedEntity>> {
+    const wanted = withData.map((want) =>
+      want.scopes === undefined
+        ? this.knex.raw('entity_type = ?', [want.entityType])
+        : this.knex.raw('(entity_type = ? and scopes && ?::text[])', [want.entityType, [...want.scopes]]),
+    );
+    const data = wanted.length === 0 ? this.knex.raw('null::jsonb as data') : this.knex.raw(`case when ${wanted.map(() => '?').join(' or ')} then data end as data`, wanted);
+    const rows: Omit<SnapshotRow, 'updated_at'>[] = await this.knex('snapshot_entities').select('entity_type', 'entity_id', 'content_hash', 'scopes', data);
+    const index = new Map<string, IndexedEntity>();
+    // Each row brings its own copy of the type and scope strings; the index keeps one of each.
+    const shared = new Map<string, string>();
+    const share = <T extends string>(text: T): T => {
+      const known = shared.get(text);
+      if (known !== undefined) return known as T;
+      shared.set(text, text);
+      return text;
+    };
+    for (const row of rows) {
+      const entityType = share(row.entity_type);
+      index.set(snapshotKey(entityType, row.entity_id), {
+        entityType,
+        entityId: row.entity_id,
+        contentHash: row.content_hash,
+        scopes: row.scopes.map(share),
+        data: row.data,
+      });
+    }
+    return index;
+  }
+
+  /** The entities of `keys` (snapshotKey) that exist, with their data. */
+  async loadEntities(db: Knex, keys: readonly { entityType: EntityType; entityId: string }[]): Promise<Map<string, StoredEntity>> {
+    if (keys.length === 0) return new Map();
+    const rows: SnapshotRow[] = await db('snapshot_entities').whereIn(
+      ['entity_type', 'entity_id'],
+      keys.map((key) => [key.entityType, key.entityId]),
+    );
+    return new Map(rows.map((row) => [snapshotKey(row.entity_type, row.entity_id), toEntity(row)]));
+  }
+
+  /** Entities per type and per type and scope, as the safety valve counts them, without reading their data. */
+  async scopeCounts(): Promise<ScopeCounts> {
+    const rows: { entity_type: EntityType; scope: string | null; count: string }[] = (
+      await this.knex.raw(
+        `select entity_type, null as scope, count(*) as count from snapshot_entities group by entity_type
+         union all
+         select entity_type, scope, count(*) from snapshot_entities, unnest(scopes) as scope group by entity_type, scope`,
+      )
+    ).rows;
+    const counts = new ScopeCounts();
+    for (const row of rows) counts.add(row.entity_type, row.scope, Number(row.count));
+    return counts;
+  }
+
   /** Entities per type, without reading their data. */
   async countByType(): Promise<Map<EntityType, number>> {
     const rows: { entity_type: EntityType; count: string }[] = await this.knex('snapshot_entities').select('entity_type').count({ count: '*' }).groupBy('entity_type');
@@ -57,14 +131,8 @@ export class SnapshotStore {
     return row && toEntity(row);
   }
 
-  /** Writes the changed entities and the scope changes of unchanged ones, inside the run's transaction. */
-  async apply(
-    trx: Knex.Transaction,
-    changes: readonly EntityChange[],
-    scopesByKey: ReadonlyMap<string, string[]>,
-    rescoped: ReadonlyArray<{ entityType: EntityType; entityId: string; scopes: string[] }>,
-    now: Date,
-  ): Promise<void> {
+  /** Writes changed entities (upserted with their scopes, or deleted), inside the run's transaction. */
+  async write(trx: Knex.Transaction, changes: readonly EntityChange[], scopesByKey: ReadonlyMap<string, { scopes: string[] }>, now: Date): Promise<void> {
     const upserts = changes.filter((change) => change.newData !== null);
     for (let index = 0; index < upserts.length; index += INSERT_CHUNK) {
       const rows = upserts.slice(index, index + INSERT_CHUNK).map((change) => ({
@@ -72,19 +140,26 @@ export class SnapshotStore {
         entity_id: change.entityId,
         data: JSON.stringify(change.newData),
         content_hash: change.contentHash,
-        scopes: scopesByKey.get(snapshotKey(change.entityType, change.entityId)) ?? [],
+        scopes: scopesByKey.get(snapshotKey(change.entityType, change.entityId))?.scopes ?? [],
         updated_at: now,
       }));
       await trx('snapshot_entities').insert(rows).onConflict(['entity_type', 'entity_id']).merge();
     }
     const deletedByType = new Map<EntityType, string[]>();
     for (const change of changes) {
-      if (change.action === 'deleted') deletedByType.set(change.entityType, [...(deletedByType.get(change.entityType) ?? []), change.entityId]);
+      if (change.action !== 'deleted') continue;
+      const ids = deletedByType.get(change.entityType);
+      if (ids) ids.push(change.entityId);
+      else deletedByType.set(change.entityType, [change.entityId]);
     }
     for (const [entityType, ids] of deletedByType) {
       await trx('snapshot_entities').where({ entity_type: entityType }).whereIn('entity_id', ids).delete();
     }
-    for (const entity of rescoped) {
+  }
+
+  /** The new scopes of entities whose data did not change (e.g. a course now also listed by another program). */
+  async rescope(trx: Knex.Transaction, entities: readonly { entityType: EntityType; entityId: string; scopes: string[] }[]): Promise<void> {
+    for (const entity of entities) {
       await trx('snapshot_entities').where({ entity_type: entity.entityType, entity_id: entity.entityId }).update({ scopes: entity.scopes });
     }
   }

@@ -1,9 +1,12 @@
 /**
- * Reads everything one run needs. The global lists (getpus, getogs, getlocs, getros) must all succeed or the
- * run is aborted (they throw); a program's lists or a group's feed may fail alone and is recorded instead.
+ * Reads everything one run needs, in two steps: the lists (readLists), then the group feeds (readFeeds), each
+ * handed on as it arrives so that a run never holds the occurrences of every feed at once. The global lists
+ * (getpus, getogs, getlocs, getros) must all succeed or the run is aborted (they throw); a program's lists or a
+ * group's feed may fail alone and is recorded instead.
  */
 import type { UpstreamSnapshot } from './upstream-snapshot.js';
 import { mapConcurrently } from './map-concurrently.js';
+import type { FeedOccurrence } from './parse-ical.js';
 import type { CalendarRead, KnownFeed, SeenBodies, StarplanClient } from './starplan-client.js';
 import { selectPlanningUnit } from './select-planning-unit.js';
 import type { LocatedRoom, UpstreamPlanningGroup, UpstreamProgram } from './upstream-types.js';
@@ -15,20 +18,32 @@ export interface ScopedFailure {
   message: string;
 }
 
-export interface ReadUpstreamOptions {
+export interface ReadListsOptions {
   /** Local date (YYYY-MM-DD) for choosing the planning unit. */
   today: string;
   forcedPlanningUnit?: number | undefined;
   concurrency?: number;
+}
+
+export interface ReadFeedsOptions {
+  concurrency?: number;
   /** pgid -> the feed the snapshot's events of that group were built from: such a feed is not parsed again. */
   knownFeeds?: ReadonlyMap<number, KnownFeed>;
+  /** Called with each parsed feed as it arrives (awaited; the occurrences are not kept). */
+  onParsed: (og: number, group: UpstreamPlanningGroup, occurrences: FeedOccurrence[]) => Promise<void> | void;
+}
+
+/** A group whose feed is read under the program that lists it first. */
+export interface GroupToRead {
+  og: number;
+  group: UpstreamPlanningGroup;
 }
 
 const DEFAULT_CONCURRENCY = 6;
 
-export async function readUpstream(
+export async function readLists(
   client: StarplanClient,
-  options: ReadUpstreamOptions,
+  options: ReadListsOptions,
 ): Promise<{ upstream: UpstreamSnapshot; failures: ScopedFailure[] }> {
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   const bodies = new Map<string, string>();
@@ -40,7 +55,6 @@ export async function readUpstream(
     rooms,
     groupsByProgram: new Map(),
     lecturersByProgram: new Map(),
-    feeds: new Map(),
     unchangedFeeds: new Map(),
     feedHashes: new Map(),
     feedValidators: new Map(),
@@ -59,18 +73,61 @@ export async function readUpstream(
       failures.push({ og: program.id, pgid: null, message: messageOf(error) });
     }
   });
-  await mapConcurrently(groupsToFetch(programs, upstream.groupsByProgram), concurrency, async ({ og, group }) => {
+  return { upstream, failures };
+}
+
+/**
+ * Reads the feed of every group of `upstream`'s lists. A feed that hashes like its known one is only recorded
+ * (`upstream.unchangedFeeds`); every other one is parsed and handed to `onParsed`. A failure of `onParsed`
+ * aborts the read (it is not the group's upstream failing).
+ */
+export async function readFeeds(client: StarplanClient, upstream: UpstreamSnapshot, options: ReadFeedsOptions): Promise<ScopedFailure[]> {
+  const failures: ScopedFailure[] = [];
+  await mapConcurrently(groupsToRead(upstream.programs, upstream.groupsByProgram), options.concurrency ?? DEFAULT_CONCURRENCY, async ({ og, group }) => {
+    let read: CalendarRead;
     try {
-      const read = await client.groupCalendarUnlessKnown(planningUnit.id, group.id, options.knownFeeds?.get(group.id), bodies);
-      upstream.feedHashes.set(group.id, read.bodyHash);
-      keepValidators(upstream, group.id, read);
-      if (read.occurrences === null) upstream.unchangedFeeds.set(group.id, read.bodyHash);
-      else upstream.feeds.set(group.id, read.occurrences);
+      read = await client.groupCalendarUnlessKnown(upstream.planningUnit.id, group.id, options.knownFeeds?.get(group.id), upstream.bodies);
     } catch (error) {
       failures.push({ og, pgid: group.id, message: messageOf(error) });
+      return;
     }
+    upstream.feedHashes.set(group.id, read.bodyHash);
+    keepValidators(upstream, group.id, read);
+    if (read.occurrences === null) upstream.unchangedFeeds.set(group.id, read.bodyHash);
+    else await options.onParsed(og, group, read.occurrences);
   });
-  return { upstream, failures };
+  return failures;
+}
+
+/**
+ * Reads the feeds of `groups` again and parses them whatever their hash: for feeds that came back unchanged
+ * but whose earlier events cannot be reused because something else they were built from changed.
+ */
+export async function rereadFeeds(
+  client: StarplanClient,
+  upstream: UpstreamSnapshot,
+  groups: readonly GroupToRead[],
+  onParsed: ReadFeedsOptions['onParsed'],
+  concurrency = DEFAULT_CONCURRENCY,
+): Promise<ScopedFailure[]> {
+  const failures: ScopedFailure[] = [];
+  await mapConcurrently(groups, concurrency, async ({ og, group }) => {
+    upstream.unchangedFeeds.delete(group.id);
+    upstream.feedHashes.delete(group.id);
+    upstream.feedValidators.delete(group.id);
+    let read: CalendarRead;
+    try {
+      // Unconditional: the body is needed even when it is the known one.
+      read = await client.groupCalendarUnlessKnown(upstream.planningUnit.id, group.id, undefined, upstream.bodies);
+    } catch (error) {
+      failures.push({ og, pgid: group.id, message: messageOf(error) });
+      return;
+    }
+    upstream.feedHashes.set(group.id, read.bodyHash);
+    keepValidators(upstream, group.id, read);
+    await onParsed(og, group, read.occurrences ?? []);
+  });
+  return failures;
 }
 
 async function readRooms(client: StarplanClient, concurrency: number, bodies: SeenBodies): Promise<LocatedRoom[]> {
@@ -81,8 +138,8 @@ async function readRooms(client: StarplanClient, concurrency: number, bodies: Se
   return lists.flat();
 }
 
-/** Each group once, under the first program listing it. */
-function groupsToFetch(programs: UpstreamProgram[], groupsByProgram: Map<number, UpstreamPlanningGroup[]>) {
+/** Each group once, under the first program listing it, in the order of the lists. */
+export function groupsToRead(programs: readonly UpstreamProgram[], groupsByProgram: ReadonlyMap<number, UpstreamPlanningGroup[]>): GroupToRead[] {
   const seen = new Set<number>();
   return programs.flatMap((program) =>
     (groupsByProgram.get(program.id) ?? []).flatMap((group) => {
@@ -95,34 +152,6 @@ function groupsToFetch(programs: UpstreamProgram[], groupsByProgram: Map<number,
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-/**
- * Reads the feeds of `groups` again and parses them whatever their hash: for feeds that came back unchanged
- * but whose earlier events cannot be reused because something else they were built from changed.
- */
-export async function rereadFeeds(
-  client: StarplanClient,
-  upstream: UpstreamSnapshot,
-  groups: readonly { og: number; pgid: number }[],
-  concurrency = DEFAULT_CONCURRENCY,
-): Promise<ScopedFailure[]> {
-  const failures: ScopedFailure[] = [];
-  await mapConcurrently(groups, concurrency, async ({ og, pgid }) => {
-    upstream.unchangedFeeds.delete(pgid);
-    upstream.feedHashes.delete(pgid);
-    upstream.feedValidators.delete(pgid);
-    try {
-      // Unconditional: the body is needed even when it is the known one.
-      const read = await client.groupCalendarUnlessKnown(upstream.planningUnit.id, pgid, undefined, upstream.bodies);
-      upstream.feedHashes.set(pgid, read.bodyHash);
-      keepValidators(upstream, pgid, read);
-      upstream.feeds.set(pgid, read.occurrences ?? []);
-    } catch (error) {
-      failures.push({ og, pgid, message: messageOf(error) });
-    }
-  });
-  return failures;
 }
 
 function keepValidators(upstream: UpstreamSnapshot, pgid: number, read: CalendarRead): void {

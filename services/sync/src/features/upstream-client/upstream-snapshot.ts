@@ -1,5 +1,4 @@
 import type { Validators } from './fetch-with-retry.js';
-import type { FeedOccurrence } from './parse-ical.js';
 import type { SeenBodies } from './starplan-client.js';
 import type {
   LocatedRoom,
@@ -9,7 +8,10 @@ import type {
   UpstreamProgram,
 } from './upstream-types.js';
 
-/** Everything one run read from StarPlan; a failed program or group is absent from the maps. */
+/**
+ * What one run read from StarPlan, but the occurrences of the feeds it parsed (they are handed on as each feed
+ * arrives, readFeeds); a failed program or group is absent from the maps.
+ */
 export interface UpstreamSnapshot {
   planningUnit: UpstreamPlanningUnit;
   programs: UpstreamProgram[];
@@ -17,11 +19,9 @@ export interface UpstreamSnapshot {
   /** og id -> its planning groups, for programs whose getPgsExt and getles succeeded. */
   groupsByProgram: Map<number, UpstreamPlanningGroup[]>;
   lecturersByProgram: Map<number, UpstreamLecturer[]>;
-  /** pgid -> occurrences, for groups whose feed was fetched and parsed. */
-  feeds: Map<number, FeedOccurrence[]>;
   /**
    * pgid -> body hash, for groups whose feed was fetched and hashed like the body the snapshot's events of
-   * that group were built from, and therefore not parsed. Disjoint from `feeds`.
+   * that group were built from, and therefore not parsed.
    */
   unchangedFeeds: Map<number, string>;
   /** pgid -> body hash of every feed read (parsed or not). */
