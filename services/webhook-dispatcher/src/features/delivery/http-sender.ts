@@ -1,5 +1,6 @@
 import { Agent, request } from 'undici';
 import { AddressNotAllowedError, type AddressGuard } from './address-guard.js';
+import { AttemptSignal } from './attempt-signal.js';
 
 /** What one HTTP attempt produced; `responseCode` null means no answer (network error, timeout, refusal). */
 export interface AttemptResult {
@@ -14,6 +15,8 @@ export interface AttemptResult {
 export const RESPONSE_BODY_LIMIT = 1000;
 // Enough bytes for 1000 UTF-16 code units of any UTF-8 text; the rest of a large answer is never read.
 const RESPONSE_READ_LIMIT_BYTES = 4 * RESPONSE_BODY_LIMIT;
+/** Subscriber URLs whose host name is kept parsed: a claim holds many deliveries to few URLs. */
+const HOSTNAME_CACHE_SIZE = 1000;
 
 export interface HttpSenderDeps {
   /** Checks every address a delivery connects to. */
@@ -37,8 +40,9 @@ export class HttpSender {
   private readonly guard: AddressGuard;
   private readonly timeoutMs: number;
   /** Requests under way and the shutdown signal each obeys: one listener per signal, not one per request. */
-  private readonly active = new Map<AbortController, AbortSignal>();
+  private readonly active = new Map<AttemptSignal, AbortSignal>();
   private readonly watched = new WeakSet<AbortSignal>();
+  private readonly hostnames = new Map<string, string>();
 
   constructor(deps: HttpSenderDeps) {
     this.guard = deps.guard;
@@ -47,16 +51,16 @@ export class HttpSender {
   }
 
   async post(url: string, headers: Record<string, string>, body: string, shutdown?: AbortSignal): Promise<AttemptResult> {
-    const controller = new AbortController();
+    const signal = new AttemptSignal();
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      controller.abort();
+      signal.abort(new Error(`Timed out after ${this.timeoutMs} ms`));
     }, this.timeoutMs);
-    if (shutdown) this.obey(controller, shutdown);
+    if (shutdown) this.obey(signal, shutdown);
     try {
-      this.guard.checkLiteral(new URL(url).hostname);
-      const response = await request(url, { method: 'POST', headers, body, signal: controller.signal, dispatcher: this.agent });
+      this.guard.checkLiteral(this.hostnameOf(url));
+      const response = await request(url, { method: 'POST', headers, body, signal, dispatcher: this.agent });
       const responseBody = await readCapped(response.body).catch(() => null);
       const ok = response.statusCode >= 200 && response.statusCode < 300;
       return { ok, responseCode: response.statusCode, responseBody, errorMessage: null };
@@ -67,20 +71,30 @@ export class HttpSender {
       return { ok: false, responseCode: null, responseBody: null, errorMessage: describeFailure(error, timedOut, this.timeoutMs) };
     } finally {
       clearTimeout(timer);
-      this.active.delete(controller);
+      this.active.delete(signal);
     }
   }
 
-  private obey(controller: AbortController, shutdown: AbortSignal): void {
+  private hostnameOf(url: string): string {
+    let hostname = this.hostnames.get(url);
+    if (hostname === undefined) {
+      hostname = new URL(url).hostname;
+      if (this.hostnames.size >= HOSTNAME_CACHE_SIZE) this.hostnames.clear();
+      this.hostnames.set(url, hostname);
+    }
+    return hostname;
+  }
+
+  private obey(attempt: AttemptSignal, shutdown: AbortSignal): void {
     if (shutdown.aborted) {
-      controller.abort();
+      attempt.abort(new Error('Interrupted by shutdown'));
       return;
     }
-    this.active.set(controller, shutdown);
+    this.active.set(attempt, shutdown);
     if (this.watched.has(shutdown)) return;
     this.watched.add(shutdown);
     shutdown.addEventListener('abort', () => {
-      for (const [each, signal] of this.active) if (signal === shutdown) each.abort();
+      for (const [each, signal] of this.active) if (signal === shutdown) each.abort(new Error('Interrupted by shutdown'));
     }, { once: true });
   }
 
@@ -91,18 +105,36 @@ export class HttpSender {
   }
 }
 
-async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size >= RESPONSE_READ_LIMIT_BYTES) {
-      body.destroy();
-      break;
-    }
-  }
-  return Buffer.concat(chunks).toString('utf8').slice(0, RESPONSE_BODY_LIMIT);
+/** The response's first bytes as text; listeners rather than `for await`, whose iterator costs more than a 204's empty body. */
+function readCapped(body: NodeJS.ReadableStream & { destroy(): void }): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      resolve(Buffer.concat(chunks).toString('utf8').slice(0, RESPONSE_BODY_LIMIT));
+    };
+    body.on('data', (chunk: Buffer) => {
+      if (done) return;
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= RESPONSE_READ_LIMIT_BYTES) {
+        finish();
+        body.destroy();
+      }
+    });
+    body.once('end', finish);
+    body.once('error', (error: Error) => {
+      if (!done) reject(error);
+      done = true;
+    });
+    body.once('close', () => {
+      if (!done) reject(new Error('response closed before its end'));
+      done = true;
+    });
+  });
 }
 
 function describeFailure(error: unknown, timedOut: boolean, timeoutMs: number): string {
