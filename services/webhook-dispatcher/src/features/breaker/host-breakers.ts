@@ -127,6 +127,10 @@ export class HostBreakers {
       volumeThreshold: this.settings.minRequests,
       // opossum opens strictly above the threshold; the rule is "at least" this share failed.
       errorThresholdPercentage: this.settings.failurePercent - 1e-9,
+      // Latency percentiles and snapshots are never read here. With percentiles on, every failed attempt
+      // concatenated and sorted the latencies of the whole window to decide whether to open.
+      rollingPercentilesEnabled: false,
+      enableSnapshots: false,
     });
     const entry: Entry = { breaker, lastUsedAt: 0, halfOpensAt: 0 };
     breaker.on('open', () => {
