@@ -30,7 +30,7 @@ export interface AttemptRecord {
   responseBody: string | null;
   errorMessage: string | null;
   deliveredAt: Date | null;
-  /** The raw JSON body sent, stored verbatim. */
+  /** The raw JSON body sent, stored verbatim (spliced into the batch statement as JSON, so it must be JSON). */
   payload: string;
 }
 
@@ -137,20 +137,24 @@ export class DeliveryStore {
    */
   async recordAttempts(attempts: { lease: HeldLease; record: AttemptRecord }[]): Promise<Set<string>> {
     if (attempts.length === 0) return new Set();
-    const values = attempts.map(({ lease, record }) => ({
-      id: lease.id,
-      claim_token: lease.claimToken,
-      status: record.status,
-      attempts: record.attempts,
-      last_attempt_at: record.lastAttemptAt.toISOString(),
-      next_retry_at: record.nextRetryAt?.toISOString() ?? null,
-      response_code: record.responseCode,
-      response_body: record.responseBody,
-      error_message: record.errorMessage,
-      delivered_at: record.deliveredAt?.toISOString() ?? null,
-      payload: record.payload,
-    }));
-    const result = await this.knex.raw<{ rows: { id: string }[] }>(RECORD_ATTEMPTS_SQL, [JSON.stringify(values)]);
+    const rows = attempts.map(({ lease, record }) => {
+      // Times as epoch milliseconds (toISOString cost more than the rest of the row); the payload, which
+      // is JSON already, is spliced in as it is rather than escaped into a string and parsed twice.
+      const fields = JSON.stringify({
+        id: lease.id,
+        claim_token: lease.claimToken,
+        status: record.status,
+        attempts: record.attempts,
+        last_attempt_at: record.lastAttemptAt.getTime(),
+        next_retry_at: record.nextRetryAt?.getTime() ?? null,
+        response_code: record.responseCode,
+        response_body: record.responseBody,
+        error_message: record.errorMessage,
+        delivered_at: record.deliveredAt?.getTime() ?? null,
+      });
+      return `${fields.slice(0, -1)},"payload":${record.payload}}`;
+    });
+    const result = await this.knex.raw<{ rows: { id: string }[] }>(RECORD_ATTEMPTS_SQL, [`[${rows.join(',')}]`]);
     return new Set(result.rows.map((row) => row.id));
   }
 
@@ -225,15 +229,19 @@ function changesOf(rows: ClaimRow[]): Map<string, ChangeContent> {
   return changes;
 }
 
-/** Only where the lease is still held: a lost lease's outcome is never written over another's attempt. */
+/**
+ * Only where the lease is still held: a lost lease's outcome is never written over another's attempt.
+ * A `json` column of json_to_recordset keeps the payload's text exactly as sent (it is not jsonb).
+ */
 const RECORD_ATTEMPTS_SQL = `
 update deliveries d set
-  status = v.status, attempts = v.attempts, last_attempt_at = v.last_attempt_at, next_retry_at = v.next_retry_at,
-  response_code = v.response_code, response_body = v.response_body, error_message = v.error_message,
-  delivered_at = v.delivered_at, payload = v.payload::json, claim_token = null, claimed_until = null, claimed_by = null
+  status = v.status, attempts = v.attempts, last_attempt_at = to_timestamp(v.last_attempt_at / 1000.0),
+  next_retry_at = to_timestamp(v.next_retry_at / 1000.0), response_code = v.response_code,
+  response_body = v.response_body, error_message = v.error_message, delivered_at = to_timestamp(v.delivered_at / 1000.0),
+  payload = v.payload, claim_token = null, claimed_until = null, claimed_by = null
 from json_to_recordset(?::json) as v(
-  id uuid, claim_token uuid, status text, attempts int, last_attempt_at timestamptz, next_retry_at timestamptz,
-  response_code int, response_body text, error_message text, delivered_at timestamptz, payload text)
+  id uuid, claim_token uuid, status text, attempts int, last_attempt_at float8, next_retry_at float8,
+  response_code int, response_body text, error_message text, delivered_at float8, payload json)
 where d.id = v.id and d.claim_token = v.claim_token and d.status = 'pending'
 returning d.id`;
 
