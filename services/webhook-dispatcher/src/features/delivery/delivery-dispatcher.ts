@@ -166,7 +166,11 @@ export class DeliveryDispatcher {
         let nothingMoreDue = false;
         const sinceClaim = performance.now() - this.lastClaimAt;
         const claimDue = this.endedSinceClaim >= claimAfterEnded || (this.endedSinceClaim > 0 && sinceClaim >= SHORT_CLAIM_PAUSE_MS) || sinceClaim >= intervalMs;
-        if (room > 0 && this.queues.waiting < maxHeld / 2 && claimDue) {
+        const wantsClaim = room > 0 && this.queues.waiting < maxHeld / 2;
+        // Held back only by the pause after a short claim: due when the pause is over, whether or not an
+        // attempt ends by then (the attempts still in flight may be to a host that never answers).
+        const pauseLeftMs = wantsClaim && !claimDue && this.endedSinceClaim > 0 ? SHORT_CLAIM_PAUSE_MS - sinceClaim : intervalMs;
+        if (wantsClaim && claimDue) {
           const leasesHeld = this.held > 0;
           this.endedSinceClaim = 0;
           this.lastClaimAt = performance.now();
@@ -190,7 +194,7 @@ export class DeliveryDispatcher {
           claimAfterEnded = 0;
           continue;
         }
-        await this.inFlight.nextChange(intervalMs);
+        await this.inFlight.nextChange(Math.max(1, Math.min(intervalMs, pauseLeftMs)));
       }
     } finally {
       await this.inFlight.settled();
