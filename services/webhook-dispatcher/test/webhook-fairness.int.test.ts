@@ -83,6 +83,26 @@ describe('fair claiming', () => {
     expect(Number(fastDelivered?.n)).toBe(20);
   });
 
+  it('claims again a second after a short claim although only attempts to a host that never answers are in flight', async () => {
+    const h = await harness({ timeoutMs: 20_000, drainTimeoutMs: 100 });
+    const dead = await receiver(() => 'hang');
+    const live = await receiver();
+    const deadCourse = randomUUID();
+    const liveCourse = randomUUID();
+    await webhook(h, randomUUID(), { url: dead.url, filterScope: 'course', filterCourseId: deadCourse });
+    await webhook(h, randomUUID(), { url: live.url, filterScope: 'course', filterCourseId: liveCourse });
+    await h.publish(...Array.from({ length: 4 }, () => ({ courseId: deadCourse })), ...Array.from({ length: 2 }, () => ({ courseId: liveCourse })));
+
+    // The claim of these six comes back short; the two live attempts end, fewer than the claim waits for.
+    const cycle = h.module.dispatcher.runCycle();
+    await waitFor('the first six attempts', () => live.received.length === 2 && dead.received.length === 4);
+    await h.publish(...Array.from({ length: 2 }, () => ({ courseId: liveCourse })));
+    // Claimed once the one-second pause is over, not when the dead host's attempts time out after 20 s.
+    await waitFor('the two published later', () => live.received.length === 4, 5000);
+    await h.module.dispatcher.stop();
+    await cycle;
+  });
+
   it('never has more than DELIVERY_HOST_CONCURRENCY attempts open to one host, whoever owns the webhooks', async () => {
     const h = await harness({ hostConcurrency: 3 });
     const shared = await receiver(() => ({ status: 200, delayMs: 100 }));
