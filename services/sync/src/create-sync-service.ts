@@ -9,6 +9,7 @@ import { SyncRunStore } from './features/runs/sync-run-store.js';
 import { SyncRunner, type SyncRunResult } from './features/runs/sync-runner.js';
 import { UpstreamBodyStore } from './features/runs/upstream-body-store.js';
 import { SnapshotStore } from './features/snapshot/snapshot-store.js';
+import { StagedEntityStore } from './features/snapshot/staged-entity-store.js';
 import { statusRoutes } from './features/status/status-routes.js';
 import { StarplanClient } from './features/upstream-client/starplan-client.js';
 import { SYNC_SCHEMA } from './migrations/index.js';
@@ -49,7 +50,8 @@ export function createSyncService(deps: SyncServiceDeps): Promise<SyncService> {
     policy: deps.fetchTimeoutMs === undefined ? {} : { timeoutMs: deps.fetchTimeoutMs },
   });
   const bodies = new UpstreamBodyStore({ knex: deps.knex });
-  const runner = new SyncRunner({ knex: deps.knex, client, snapshots, runs, bodies, relay, logger, timeZone: deps.timeZone, planningUnit: deps.planningUnit });
+  const staged = new StagedEntityStore({ knex: deps.knex });
+  const runner = new SyncRunner({ knex: deps.knex, client, snapshots, staged, runs, bodies, relay, logger, timeZone: deps.timeZone, planningUnit: deps.planningUnit });
   let firstRunEnded: () => void = () => undefined;
   const firstRun = new Promise<void>((resolve) => (firstRunEnded = resolve));
   const runOnce = () => runner.runOnce().finally(firstRunEnded);

@@ -8,7 +8,8 @@ import { normaliseCourses } from '../src/features/normalise/normalise-courses.js
 import { degreeTypeOf, normalisePrograms, semesterNumberOf } from '../src/features/normalise/normalise-programs.js';
 import { lecturerDisplayName, normaliseRooms, roomTagsOf } from '../src/features/normalise/normalise-resources.js';
 import { courseIdOf, programIdOf, roomIdOf, semesterIdOf, instructorIdOf } from '../src/features/normalise/upstream-ids.js';
-import { buildNextSnapshot, DERIVATION_VERSION, feedRecordChanges, type FeedRecord, type WholeRead } from '../src/features/runs/next-snapshot.js';
+import { buildNextSnapshot, DERIVATION_VERSION, feedRecordChanges, NextSnapshotBuilder, type FeedRecord, type WholeRead } from '../src/features/runs/next-snapshot.js';
+import { ScopeCounts } from '../src/features/snapshot/scope-counts.js';
 import type { IndexedEntity } from '../src/features/snapshot/snapshot-store.js';
 import { contentHash } from '../src/features/diff/content-hash.js';
 import type { FeedOccurrence } from '../src/features/upstream-client/parse-ical.js';
@@ -254,6 +255,27 @@ describe('a feed that came back unchanged', () => {
     const next = buildNextSnapshot(parsed, [{ og: 35, pgid: null, message: 'getles failed' }], previous, records);
     expect(next.builtFeeds.has(fwpm.id)).toBe(true);
     expect(feedRecordChanges(next, records, previous)).toEqual({ upserts: new Map(), deletes: [fwpm.id] });
+  });
+});
+
+describe('building feed by feed', () => {
+  it('hands over the data of what differs from the snapshot and lets go of all built data', () => {
+    const first = buildNextSnapshot(upstream(), [], new Map());
+    const previous = stored(first.entities.values());
+    const moved = weekly.map((item, index) => (index === 3 ? { ...item, roomShortnames: ['X1'], location: 'X1' } : item));
+    const read = upstream(moved);
+    const counts = ScopeCounts.of(previous.values());
+    const builder = new NextSnapshotBuilder({ upstream: read, failures: [], previous, counts, feedRecords: new Map() });
+    builder.addFeed(35, fwpm, moved);
+    const changedEvents = builder.takeChanged();
+    // The series lost a week (now an exdate) and the moved week became an event of its own.
+    expect(changedEvents.map((entity) => entity.entityType)).toEqual(['event', 'event']);
+    expect(changedEvents.every((entity) => entity.data !== null && entity.contentHash === contentHash(entity.data))).toBe(true);
+    const next = builder.finish();
+    // The catalog is built at finish and did not change: nothing of it is handed over.
+    expect(builder.takeChanged()).toEqual([]);
+    expect([...next.entities.values()].filter((entity) => entity.data !== null)).toEqual([]);
+    expect(next.entities.size).toBe(first.entities.size + 1);
   });
 });
 

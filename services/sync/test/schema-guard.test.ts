@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { topics } from '@timetable/contracts';
 import type { EntityChange } from '../src/features/diff/diff-snapshots.js';
-import { guardChanges, outboxMessages } from '../src/features/runs/schema-guard.js';
+import { guardChanges } from '../src/features/runs/schema-guard.js';
 
 const NOW = new Date('2026-03-01T10:00:00.000Z');
 const SYNC_RUN = randomUUID();
@@ -19,7 +19,7 @@ describe('only changes whose messages match their topic schemas reach the outbox
     const bad = created('room', room('forty'));
     const guarded = guardChanges([good, bad], SYNC_RUN, NOW);
     expect(guarded.accepted).toEqual([good]);
-    expect(outboxMessages(guarded.accepted, SYNC_RUN, NOW).map((message) => [message.topic, message.key])).toEqual([
+    expect(guarded.messages.map((message) => [message.topic, message.key])).toEqual([
       [topics.changes.name, `room:${good.entityId}`],
       [topics.entities.name, `room:${good.entityId}`],
     ]);
@@ -42,6 +42,6 @@ describe('only changes whose messages match their topic schemas reach the outbox
     const gone: EntityChange = { ...created('room', room('forty')), action: 'deleted', previousData: room('forty'), newData: null, contentHash: null };
     const guarded = guardChanges([gone], SYNC_RUN, NOW);
     expect(guarded.accepted).toEqual([gone]);
-    expect(outboxMessages(guarded.accepted, SYNC_RUN, NOW)[1]?.value).toBeNull();
+    expect(guarded.messages[1]?.value).toBeNull();
   });
 });

@@ -78,6 +78,8 @@ export class NextSnapshotBuilder {
   /** pgid -> its events, built in this run or carried over, in the order they were added. */
   private readonly eventsByGroup = new Map<number, NextEntity[]>();
   private previousEvents: Map<number, IndexedEntity[]> | undefined;
+  /** Entities built since takeChanged was last called. */
+  private built: NextEntity[] = [];
   private readonly builtFeeds = new Map<number, FeedRecord>();
   private readonly reusedFeeds = new Set<number>();
   private unmatchedOccurrences = 0;
@@ -102,7 +104,9 @@ export class NextSnapshotBuilder {
     const used = recordingLookups(this.lookups);
     const built = buildEvents({ pu: this.pu, og, group, occurrences }, used.lookups);
     this.unmatchedOccurrences += built.unmatched;
-    this.eventsByGroup.set(group.id, built.events.map(hashed));
+    const events = built.events.map(hashed);
+    this.eventsByGroup.set(group.id, events);
+    this.built.push(...events);
     const bodyHash = this.deps.upstream.feedHashes.get(group.id);
     if (bodyHash === undefined) return;
     const validators = this.deps.upstream.feedValidators.get(group.id);
@@ -128,6 +132,24 @@ export class NextSnapshotBuilder {
     return true;
   }
 
+  /**
+   * The entities built since the last call (finish builds the catalog) that differ from the snapshot, with
+   * their data; every entity built so far lets go of its data here. A caller that puts the data aside
+   * (StagedEntityStore) keeps the run's memory to keys and hashes; one that never calls it keeps everything.
+   */
+  takeChanged(): (NextEntity & { data: Record<string, unknown> })[] {
+    const changed: (NextEntity & { data: Record<string, unknown> })[] = [];
+    for (const entity of this.built) {
+      const { data } = entity;
+      if (data !== null && this.deps.previous.get(snapshotKey(entity.entityType, entity.entityId))?.contentHash !== entity.contentHash) {
+        changed.push({ ...entity, data });
+      }
+      entity.data = null;
+    }
+    this.built = [];
+    return changed;
+  }
+
   failFeed(failure: ScopedFailure): void {
     this.failures.push(failure);
   }
@@ -137,6 +159,7 @@ export class NextSnapshotBuilder {
     const failedScopes = failedScopesOf(this.failures);
     const fresh = keyed([...normalisePrograms(upstream, new Set(this.eventsByGroup.keys())), ...normaliseCourses(upstream)]);
     for (const [key, entity] of this.resources) fresh.set(key, entity);
+    for (const entity of fresh.values()) if (entity.data !== null) this.built.push(entity);
     for (const { group } of groupsToRead(upstream.programs, upstream.groupsByProgram)) {
       for (const event of this.eventsByGroup.get(group.id) ?? []) fresh.set(snapshotKey(event.entityType, event.entityId), event);
     }

@@ -13,6 +13,8 @@ import type { PairError } from './sync-run-store.js';
 
 export interface GuardedChanges {
   accepted: EntityChange[];
+  /** The outbox messages of the accepted changes, as they were checked. */
+  messages: OutgoingEvent[];
   rejected: PairError[];
 }
 
@@ -27,13 +29,15 @@ function problemOf(event: OutgoingEvent): string | undefined {
   return parsed.success ? undefined : `does not match the ${topic.name} schema: ${z.prettifyError(parsed.error).replaceAll('\n', ' ')}`;
 }
 
+/** Call it with a chunk of changes at a time: the messages of every accepted change are kept until written. */
 export function guardChanges(changes: readonly EntityChange[], syncRunId: string, now: Date): GuardedChanges {
-  const guarded: GuardedChanges = { accepted: [], rejected: [] };
+  const guarded: GuardedChanges = { accepted: [], messages: [], rejected: [] };
   for (const change of changes) {
     const { events } = changeMessages(change, syncRunId, now);
     const problem = events.map(problemOf).find((found) => found !== undefined);
     if (problem === undefined) {
       guarded.accepted.push(change);
+      guarded.messages.push(...events);
       continue;
     }
     const { programId, semesterId } = relationsOf(change);
@@ -41,13 +45,4 @@ export function guardChanges(changes: readonly EntityChange[], syncRunId: string
     guarded.rejected.push({ errorMessage, programId: idOrNull(programId), semesterId: idOrNull(semesterId), occurredAt: now });
   }
   return guarded;
-}
-
-/**
- * The outbox messages of accepted changes, built when they are written rather than kept from the check: a
- * first sync at scale has over 100,000 changes, and holding two messages for each until the commit cost
- * hundreds of megabytes.
- */
-export function outboxMessages(changes: readonly EntityChange[], syncRunId: string, now: Date): OutgoingEvent[] {
-  return changes.flatMap((change) => changeMessages(change, syncRunId, now).events);
 }

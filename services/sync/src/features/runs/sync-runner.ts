@@ -12,6 +12,7 @@ import { programScope } from '../normalise/normalised-entity.js';
 import { programIdOf, semesterIdOf } from '../normalise/upstream-ids.js';
 import { ScopeCounts } from '../snapshot/scope-counts.js';
 import type { IndexedEntity, SnapshotStore } from '../snapshot/snapshot-store.js';
+import type { StagedEntityStore } from '../snapshot/staged-entity-store.js';
 import type { FeedOccurrence } from '../upstream-client/parse-ical.js';
 import { groupsToRead, readFeeds, readLists, rereadFeeds, type ScopedFailure } from '../upstream-client/read-upstream.js';
 import type { SeenBodies, StarplanClient } from '../upstream-client/starplan-client.js';
@@ -47,6 +48,7 @@ export interface SyncRunnerDeps {
   knex: Knex;
   client: StarplanClient;
   snapshots: SnapshotStore;
+  staged: StagedEntityStore;
   runs: SyncRunStore;
   bodies: UpstreamBodyStore;
   relay: OutboxRelay;
@@ -100,7 +102,7 @@ export class SyncRunner {
   }
 
   private async fetchAndCommit(id: string, startedAt: Date, now: () => Date): Promise<SyncRunResult> {
-    const { client, snapshots, runs, bodies, knex, logger, timeZone } = this.deps;
+    const { client, snapshots, staged, runs, bodies, knex, logger, timeZone } = this.deps;
     const [stored, lastCommitted] = await Promise.all([bodies.load(), runs.latest({ fetched: true })]);
     const { upstream, failures: fetchFailures } = await readLists(client, { today: localDateOf(startedAt, timeZone), forcedPlanningUnit: this.deps.planningUnit });
     // The valve compares an empty list with the snapshot's counts; only then are they worth a query.
@@ -112,7 +114,9 @@ export class SyncRunner {
     let feedsParsed = 0;
     const onParsed = async (og: number, group: UpstreamPlanningGroup, occurrences: FeedOccurrence[]) => {
       feedsParsed += 1;
-      (await builder()).builder.addFeed(og, group, occurrences);
+      const { builder: next } = await builder();
+      next.addFeed(og, group, occurrences);
+      await staged.add(next.takeChanged());
     };
     const knownFeeds = new Map([...stored.feeds].map(([pgid, record]) => [pgid, { bodyHash: record.bodyHash, ...(record.validators ? { validators: record.validators } : {}) }]));
     const feedFailures = await readFeeds(client, upstream, { knownFeeds, onParsed });
@@ -127,9 +131,11 @@ export class SyncRunner {
     });
     for (const failure of await rereadFeeds(client, upstream, reread, onParsed)) next.failFeed(failure);
     const snapshot = next.finish();
+    await staged.add(next.takeChanged());
+    await staged.flush();
     const finishedAt = now();
     const outcome = await knex.transaction(async (trx) => {
-      const { tally, rejected } = await writeChanges(trx, snapshots, { previous, next: snapshot.entities, syncRunId: id, now: finishedAt });
+      const { tally, rejected } = await writeChanges(trx, { snapshots, staged }, { previous, next: snapshot.entities, syncRunId: id, now: finishedAt });
       const errors = [...snapshot.failures.map((failure) => pairErrorOf(failure, finishedAt)), ...rejected];
       const status: SyncRunStatus = errors.length > 0 ? 'partial' : 'succeeded';
       const fingerprint = status === 'succeeded' ? fingerprintOf(upstream.bodies) : null;
@@ -140,6 +146,7 @@ export class SyncRunner {
       return { tally, errors, status };
     });
     this.deps.relay.wake();
+    await staged.clear();
     const { tally, errors, status } = outcome;
     recordMetrics(tally, snapshot.entities.values(), finishedAt, errors.length);
     const read = { feedsParsed, feedsUnchanged: snapshot.reusedFeeds.size, upstreamUnchanged: false };
@@ -152,8 +159,12 @@ export class SyncRunner {
     return { syncRunId: id, status, planningUnitId: upstream.planningUnit.id, created, updated, deleted, errors, ...read };
   }
 
-  /** Reads the last snapshot's keys, hashes and scopes, and the data a build may keep as it was. */
+  /**
+   * Reads the last snapshot's keys, hashes and scopes, and the data a build may keep as it was; empties the
+   * staging table, which may hold what an earlier run left when it failed.
+   */
   private async startBuilding(upstream: UpstreamSnapshot, failures: readonly ScopedFailure[], feedRecords: ReadonlyMap<number, FeedRecord>): Promise<Building> {
+    await this.deps.staged.clear();
     const failedPrograms = failures.filter((failure) => failure.pgid === null).map((failure) => programScope(failure.og));
     const previous = await this.deps.snapshots.loadIndex([
       { entityType: 'program' },

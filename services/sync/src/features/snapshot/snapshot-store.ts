@@ -96,13 +96,9 @@ export class SnapshotStore {
     return index;
   }
 
-  /** The entities of `keys` (snapshotKey) that exist, with their data. */
+  /** The entities of `keys` that exist, with their data, by snapshotKey. */
   async loadEntities(db: Knex, keys: readonly { entityType: EntityType; entityId: string }[]): Promise<Map<string, StoredEntity>> {
-    if (keys.length === 0) return new Map();
-    const rows: SnapshotRow[] = await db('snapshot_entities').whereIn(
-      ['entity_type', 'entity_id'],
-      keys.map((key) => [key.entityType, key.entityId]),
-    );
+    const rows: SnapshotRow[] = await selectByKeys(db, 'snapshot_entities', ['*'], keys);
     return new Map(rows.map((row) => [snapshotKey(row.entity_type, row.entity_id), toEntity(row)]));
   }
 
@@ -163,4 +159,27 @@ export class SnapshotStore {
       await trx('snapshot_entities').where({ entity_type: entity.entityType, entity_id: entity.entityId }).update({ scopes: entity.scopes });
     }
   }
+}
+
+/**
+ * Rows of `table` with the given keys: one `entity_id = any(...)` per type, which PostgreSQL answers from the
+ * primary key (a list of (type, id) pairs is not always planned that way).
+ */
+export async function selectByKeys<Row>(
+  db: Knex,
+  table: string,
+  columns: string[],
+  keys: readonly { entityType: EntityType; entityId: string }[],
+): Promise<Row[]> {
+  const idsByType = new Map<EntityType, string[]>();
+  for (const { entityType, entityId } of keys) {
+    const ids = idsByType.get(entityType);
+    if (ids) ids.push(entityId);
+    else idsByType.set(entityType, [entityId]);
+  }
+  const rows: Row[] = [];
+  for (const [entityType, ids] of idsByType) {
+    rows.push(...((await db(table).select(columns).where({ entity_type: entityType }).whereRaw('entity_id = any(?::text[])', [ids])) as Row[]));
+  }
+  return rows;
 }

@@ -1,0 +1,87 @@
+/**
+ * The data of entities a run built that differ from the snapshot, put aside in PostgreSQL while the run goes
+ * on reading, and read back in chunks when it writes (runs/write-changes.ts). Only one run builds at a time
+ * (the advisory lock), and each starts by emptying the table.
+ */
+import type { EntityType } from '@timetable/contracts';
+import type { Knex } from '@timetable/db';
+import { snapshotKey } from '../normalise/normalised-entity.js';
+import { selectByKeys } from './snapshot-store.js';
+
+export interface StagedEntity {
+  entityType: EntityType;
+  entityId: string;
+  data: Record<string, unknown>;
+}
+
+export interface StagedEntityStoreDeps {
+  /** On the `sync` schema. */
+  knex: Knex;
+}
+
+/** Entities written per statement. */
+const BATCH = 500;
+/** Batches that may wait for their write before add waits too: the run goes on reading meanwhile. */
+const BATCHES_AHEAD = 4;
+
+export class StagedEntityStore {
+  private readonly knex: Knex;
+  private pending: StagedEntity[] = [];
+  /** Writes run one after another, each with the batch it took; once one fails, the rest are skipped. */
+  private writing: Promise<void> = Promise.resolve();
+  /** Batches taken and not yet written. */
+  private queued = 0;
+
+  constructor(deps: StagedEntityStoreDeps) {
+    this.knex = deps.knex;
+  }
+
+  /** Empties the table, and forgets a failed write of an earlier run (its run has failed with it). */
+  async clear(): Promise<void> {
+    this.pending = [];
+    await this.writing.catch(() => undefined);
+    this.writing = Promise.resolve();
+    this.queued = 0;
+    await this.knex.raw('truncate staged_entities');
+  }
+
+  /**
+   * Stages `entities`. Full batches are written in the background, one statement at a time; add waits only
+   * while more than a few are queued, so memory stays bounded and reading is not held up by each write.
+   */
+  async add(entities: readonly StagedEntity[]): Promise<void> {
+    this.pending.push(...entities);
+    while (this.pending.length >= BATCH) {
+      const written = this.writeBatch();
+      // The error surfaces at the next add or at flush, which await the chain.
+      written.catch(() => undefined);
+      if (this.queued > BATCHES_AHEAD) await written;
+    }
+  }
+
+  /** Writes what is still held. */
+  async flush(): Promise<void> {
+    while (this.pending.length > 0) await this.writeBatch();
+    await this.writing;
+  }
+
+  /** The staged data of `keys`, by snapshotKey; read inside the run's transaction. */
+  async load(db: Knex, keys: readonly { entityType: EntityType; entityId: string }[]): Promise<Map<string, Record<string, unknown>>> {
+    const rows = await selectByKeys<{ entity_type: EntityType; entity_id: string; data: Record<string, unknown> }>(db, 'staged_entities', ['*'], keys);
+    return new Map(rows.map((row) => [snapshotKey(row.entity_type, row.entity_id), row.data]));
+  }
+
+  private writeBatch(): Promise<void> {
+    const batch = this.pending.splice(0, BATCH);
+    this.queued += 1;
+    this.writing = this.writing.then(async () => {
+      const rows = batch.map((entity) => ({ entity_type: entity.entityType, entity_id: entity.entityId, data: JSON.stringify(entity.data) }));
+      try {
+        await this.knex('staged_entities').insert(rows).onConflict(['entity_type', 'entity_id']).merge();
+      } finally {
+        this.queued -= 1;
+      }
+    });
+    return this.writing;
+  }
+}

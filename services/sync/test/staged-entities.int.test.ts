@@ -1,0 +1,58 @@
+/**
+ * What a run builds that differs from the snapshot waits in `staged_entities` until its transaction writes it
+ * (the run then holds keys and hashes, not every entity's data). The store writes in the background, so a
+ * failed write must surface, and must not poison the next run.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Knex } from '@timetable/db';
+import { createMigratedKnex } from '@timetable/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StagedEntityStore, type StagedEntity } from '../src/features/snapshot/staged-entity-store.js';
+import { SYNC_SCHEMA, syncMigrations } from '../src/migrations/index.js';
+
+let knex: Knex;
+let close: () => Promise<void>;
+
+beforeAll(async () => {
+  ({ knex, close } = await createMigratedKnex(SYNC_SCHEMA, syncMigrations));
+});
+
+afterAll(async () => {
+  await close();
+});
+
+const course = (name: string): StagedEntity => {
+  const id = randomUUID();
+  return { entityType: 'course', entityId: id, data: { id, name } };
+};
+const stagedCount = async () => Number((await knex('staged_entities').count<{ count: string }[]>({ count: '*' }))[0]?.count);
+
+describe('the staging table', () => {
+  it('holds every added entity once flushed, and gives back the data of the keys asked for', async () => {
+    const staged = new StagedEntityStore({ knex });
+    await staged.clear();
+    const entities = Array.from({ length: 1_234 }, (_, index) => course(`course ${index}`));
+    for (let index = 0; index < entities.length; index += 100) await staged.add(entities.slice(index, index + 100));
+    await staged.flush();
+    expect(await stagedCount()).toBe(entities.length);
+    const asked = [entities[0]!, entities[777]!, entities[1_233]!];
+    const loaded = await staged.load(knex, [...asked, { entityType: 'event', entityId: entities[1]!.entityId }]);
+    expect(new Map([...loaded].map(([key, data]) => [key, data.name]))).toEqual(
+      new Map(asked.map((entity) => [`course:${entity.entityId}`, entity.data.name])),
+    );
+  });
+
+  it('a failed background write rejects the flush; clear empties the table and the next run stages again', async () => {
+    const staged = new StagedEntityStore({ knex });
+    await staged.clear();
+    // PostgreSQL's jsonb refuses a NUL character, so the batch holding this entity cannot be written.
+    const refused = { ...course('refused'), data: { name: 'nul \u0000 inside' } };
+    await staged.add([refused, ...Array.from({ length: 600 }, (_, index) => course(`before ${index}`))]);
+    await expect(staged.flush()).rejects.toThrow(/unicode|\\u0000|escape/i);
+    await staged.clear();
+    expect(await stagedCount()).toBe(0);
+    await staged.add([course('after')]);
+    await staged.flush();
+    expect(await stagedCount()).toBe(1);
+  });
+});
