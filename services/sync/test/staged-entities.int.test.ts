@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from '@timetable/db';
 import { createMigratedKnex } from '@timetable/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SnapshotStore } from '../src/features/snapshot/snapshot-store.js';
 import { StagedEntityStore, type StagedEntity } from '../src/features/snapshot/staged-entity-store.js';
 import { SYNC_SCHEMA, syncMigrations } from '../src/migrations/index.js';
 
@@ -54,5 +55,32 @@ describe('the staging table', () => {
     await staged.add([course('after')]);
     await staged.flush();
     expect(await stagedCount()).toBe(1);
+  });
+});
+
+describe('the index of the last snapshot', () => {
+  it('reads key, hash and scopes of every entity, and the data only of the types and scopes asked for', async () => {
+    const row = (entity_type: string, name: string, scopes: string[]) => ({
+      entity_type,
+      entity_id: randomUUID(),
+      data: JSON.stringify({ name }),
+      content_hash: name.padEnd(64, '0'),
+      scopes,
+      updated_at: new Date(),
+    });
+    const rows = [
+      row('program', 'p35', []),
+      row('instructor', 'failed program', ['og:35']),
+      row('instructor', 'other program', ['og:36']),
+      row('course', 'course of the failed program', ['og:35']),
+    ];
+    await knex('snapshot_entities').insert(rows);
+    const index = await new SnapshotStore({ knex }).loadIndex([{ entityType: 'program' }, { entityType: 'instructor', scopes: ['og:35'] }]);
+    const byName = new Map([...index.values()].map((entity) => [entity.contentHash, entity]));
+    const names = rows.map((entry) => JSON.parse(entry.data).name as string);
+    expect(names.map((name) => byName.get(name.padEnd(64, '0'))?.data?.name ?? null)).toEqual(['p35', 'failed program', null, null]);
+    expect(byName.get('failed program'.padEnd(64, '0'))?.scopes).toEqual(['og:35']);
+    const bare = await new SnapshotStore({ knex }).loadIndex();
+    expect([...bare.values()].filter((entity) => rows.some((entry) => entry.entity_id === entity.entityId)).map((entity) => entity.data)).toEqual([null, null, null, null]);
   });
 });

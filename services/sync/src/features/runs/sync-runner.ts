@@ -90,6 +90,8 @@ export class SyncRunner {
       endTimer({ status: result.status });
       return result;
     } catch (error) {
+      // Background staging writes of this run end here rather than run on behind it.
+      await this.deps.staged.clear().catch(() => undefined);
       const errorMessage = error instanceof Error ? error.message : String(error);
       const finishedAt = now();
       const errors = [{ errorMessage, programId: null, semesterId: null, occurredAt: finishedAt }];
@@ -121,7 +123,9 @@ export class SyncRunner {
     const knownFeeds = new Map([...stored.feeds].map(([pgid, record]) => [pgid, { bodyHash: record.bodyHash, ...(record.validators ? { validators: record.validators } : {}) }]));
     const feedFailures = await readFeeds(client, upstream, { knownFeeds, onParsed });
     if (listFailures.length === 0 && feedFailures.length === 0 && lastCommitted?.status === 'succeeded' && lastCommitted.upstreamFingerprint === fingerprintOf(upstream.bodies)) {
-      return this.commitUnchanged(id, startedAt, now(), upstream, lastCommitted);
+      // A feed parsed without a record may have started building: nothing of it is needed now.
+      if (building !== undefined) await staged.clear();
+      return this.commitUnchanged(id, startedAt, now(), upstream, lastCommitted, feedsParsed);
     }
     const { builder: next, previous } = await builder();
     for (const failure of feedFailures) next.failFeed(failure);
@@ -146,7 +150,8 @@ export class SyncRunner {
       return { tally, errors, status };
     });
     this.deps.relay.wake();
-    await staged.clear();
+    // The run has committed: a failed cleanup must not turn it into a failed run (the next run empties it too).
+    await staged.clear().catch((error: unknown) => logger.warn({ err: error, syncRunId: id }, 'emptying the staging table failed'));
     const { tally, errors, status } = outcome;
     recordMetrics(tally, snapshot.entities.values(), finishedAt, errors.length);
     const read = { feedsParsed, feedsUnchanged: snapshot.reusedFeeds.size, upstreamUnchanged: false };
@@ -184,6 +189,7 @@ export class SyncRunner {
     finishedAt: Date,
     upstream: UpstreamSnapshot,
     lastCommitted: SyncRunRecord,
+    feedsParsed: number,
   ): Promise<SyncRunResult> {
     const run = runRecord(id, startedAt, finishedAt, upstream.planningUnit.id, 'succeeded', NO_CHANGES, lastCommitted.entityCount, null, lastCommitted.upstreamFingerprint);
     await this.deps.runs.record(this.deps.knex, run, []);
@@ -191,7 +197,7 @@ export class SyncRunner {
     const counts = await this.deps.snapshots.countByType();
     for (const entityType of ENTITY_TYPES) syncEntitiesSeen.set({ entity_type: entityType }, counts.get(entityType) ?? 0);
     syncLastSuccess.set(finishedAt.getTime() / 1000);
-    const read = { feedsParsed: 0, feedsUnchanged: upstream.unchangedFeeds.size, upstreamUnchanged: true };
+    const read = { feedsParsed, feedsUnchanged: upstream.unchangedFeeds.size, upstreamUnchanged: true };
     recordFeedMetrics(read);
     this.deps.logger.info({ syncRunId: id, pu: upstream.planningUnit.id, ...read }, 'sync run found the upstream unchanged');
     return { syncRunId: id, status: 'succeeded', planningUnitId: upstream.planningUnit.id, ...NO_CHANGES, errors: [], ...read };
