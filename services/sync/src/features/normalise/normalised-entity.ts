@@ -1,4 +1,5 @@
 import type { EntityType } from '@timetable/contracts';
+import { StringPool } from './string-pool.js';
 
 /** One canonical entity as sync derives it, before diffing. */
 export interface NormalisedEntity {
@@ -15,17 +16,10 @@ export interface NormalisedEntity {
 }
 
 /** Scope strings, one per program or group and shared by all of its entities (there are many at scale). */
-const scopes = new Map<string, string>();
-function sharedScope(scope: string): string {
-  const known = scopes.get(scope);
-  if (known !== undefined) return known;
-  if (scopes.size >= 100_000) scopes.clear();
-  scopes.set(scope, scope);
-  return scope;
-}
+const scopes = new StringPool(100_000);
 
-export const programScope = (og: number): string => sharedScope(`og:${og}`);
-export const pairScope = (pgid: number): string => sharedScope(`pair:${pgid}`);
+export const programScope = (og: number): string => scopes.share(`og:${og}`);
+export const pairScope = (pgid: number): string => scopes.share(`pair:${pgid}`);
 
 /** Snapshot and diff key of an entity. */
 export const snapshotKey = (entityType: string, entityId: string): string => `${entityType}:${entityId}`;

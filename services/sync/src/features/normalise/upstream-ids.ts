@@ -1,20 +1,10 @@
 /** Service ids of upstream things: UUIDv5 of the upstream keys listed in docs/architecture.md ("Sync"). */
+import { StringPool } from './string-pool.js';
 import { uuidV5 } from './uuid-v5.js';
 
-/** Ids computed once per upstream key and shared: at scale every event repeats several of them. */
-const known = new Map<string, string>();
-/** About twice the distinct keys of a large university; past it the cache starts again (a new planning unit). */
-const KNOWN_AT_MOST = 250_000;
-
-function sharedId(name: string): string {
-  let id = known.get(name);
-  if (id === undefined) {
-    if (known.size >= KNOWN_AT_MOST) known.clear();
-    id = uuidV5(name);
-    known.set(name, id);
-  }
-  return id;
-}
+/** Ids computed once per upstream key and shared; about twice the distinct keys of a large university. */
+const ids = new StringPool(250_000);
+const sharedId = (name: string): string => ids.shareComputed(name, uuidV5);
 
 export const programIdOf = (og: number): string => sharedId(`og:${og}`);
 export const semesterIdOf = (pgid: number): string => sharedId(`pg:${pgid}`);

@@ -3,6 +3,7 @@ import type { EntityType } from '@timetable/contracts';
 import type { Knex } from '@timetable/db';
 import type { EntityChange, SnapshotEntry } from '../diff/diff-snapshots.js';
 import { snapshotKey } from '../normalise/normalised-entity.js';
+import { StringPool } from '../normalise/string-pool.js';
 import { ScopeCounts } from './scope-counts.js';
 
 export interface StoredEntity extends SnapshotEntry {
@@ -61,11 +62,6 @@ export class SnapshotStore {
     this.knex = deps.knex;
   }
 
-  async load(): Promise<Map<string, StoredEntity>> {
-    const rows: SnapshotRow[] = await this.knex('snapshot_entities').select('*');
-    return new Map(rows.map((row) => [snapshotKey(row.entity_type, row.entity_id), toEntity(row)]));
-  }
-
   async loadIndex(withData: readonly DataWanted[] = []): Promise<Map<string, IndexedEntity>> {
     const wanted = withData.map((want) =>
       want.scopes === undefined
@@ -76,20 +72,14 @@ export class SnapshotStore {
     const rows: Omit<SnapshotRow, 'updated_at'>[] = await this.knex('snapshot_entities').select('entity_type', 'entity_id', 'content_hash', 'scopes', data);
     const index = new Map<string, IndexedEntity>();
     // Each row brings its own copy of the type and scope strings; the index keeps one of each.
-    const shared = new Map<string, string>();
-    const share = <T extends string>(text: T): T => {
-      const known = shared.get(text);
-      if (known !== undefined) return known as T;
-      shared.set(text, text);
-      return text;
-    };
+    const pool = new StringPool();
     for (const row of rows) {
-      const entityType = share(row.entity_type);
+      const entityType = pool.share(row.entity_type);
       index.set(snapshotKey(entityType, row.entity_id), {
         entityType,
         entityId: row.entity_id,
         contentHash: row.content_hash,
-        scopes: row.scopes.map(share),
+        scopes: row.scopes.map((scope) => pool.share(scope)),
         data: row.data,
       });
     }
@@ -141,15 +131,8 @@ export class SnapshotStore {
       }));
       await trx('snapshot_entities').insert(rows).onConflict(['entity_type', 'entity_id']).merge();
     }
-    const deletedByType = new Map<EntityType, string[]>();
-    for (const change of changes) {
-      if (change.action !== 'deleted') continue;
-      const ids = deletedByType.get(change.entityType);
-      if (ids) ids.push(change.entityId);
-      else deletedByType.set(change.entityType, [change.entityId]);
-    }
-    for (const [entityType, ids] of deletedByType) {
-      await trx('snapshot_entities').where({ entity_type: entityType }).whereIn('entity_id', ids).delete();
+    for (const [entityType, ids] of idsByType(changes.filter((change) => change.action === 'deleted'))) {
+      await trx('snapshot_entities').where({ entity_type: entityType }).whereRaw('entity_id = any(?::text[])', [ids]).delete();
     }
   }
 
@@ -171,15 +154,19 @@ export async function selectByKeys<Row>(
   columns: string[],
   keys: readonly { entityType: EntityType; entityId: string }[],
 ): Promise<Row[]> {
-  const idsByType = new Map<EntityType, string[]>();
-  for (const { entityType, entityId } of keys) {
-    const ids = idsByType.get(entityType);
-    if (ids) ids.push(entityId);
-    else idsByType.set(entityType, [entityId]);
-  }
   const rows: Row[] = [];
-  for (const [entityType, ids] of idsByType) {
+  for (const [entityType, ids] of idsByType(keys)) {
     rows.push(...((await db(table).select(columns).where({ entity_type: entityType }).whereRaw('entity_id = any(?::text[])', [ids])) as Row[]));
   }
   return rows;
+}
+
+function idsByType(keys: readonly { entityType: EntityType; entityId: string }[]): Map<EntityType, string[]> {
+  const byType = new Map<EntityType, string[]>();
+  for (const { entityType, entityId } of keys) {
+    const ids = byType.get(entityType);
+    if (ids) ids.push(entityId);
+    else byType.set(entityType, [entityId]);
+  }
+  return byType;
 }
