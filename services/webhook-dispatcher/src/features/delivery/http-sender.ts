@@ -1,22 +1,9 @@
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
 import { AddressNotAllowedError, type AddressGuard } from './address-guard.js';
-import { AttemptSignal } from './attempt-signal.js';
+import { AttemptExchange, type AttemptResult } from './attempt-exchange.js';
 
-/** What one HTTP attempt produced; `responseCode` null means no answer (network error, timeout, refusal). */
-export interface AttemptResult {
-  ok: boolean;
-  responseCode: number | null;
-  responseBody: string | null;
-  errorMessage: string | null;
-  /** Cut short by the dispatcher's shutdown: not an attempt to count, the delivery goes back to due. */
-  interrupted?: boolean;
-}
-
-export const RESPONSE_BODY_LIMIT = 1000;
-// Enough bytes for 1000 UTF-16 code units of any UTF-8 text; the rest of a large answer is never read.
-const RESPONSE_READ_LIMIT_BYTES = 4 * RESPONSE_BODY_LIMIT;
-/** Subscriber URLs whose host name is kept parsed: a claim holds many deliveries to few URLs. */
-const HOSTNAME_CACHE_SIZE = 1000;
+/** Subscriber URLs kept parsed: a claim holds many deliveries to few URLs. */
+const TARGET_CACHE_SIZE = 1000;
 
 export interface HttpSenderDeps {
   /** Checks every address a delivery connects to. */
@@ -31,71 +18,80 @@ export interface HttpSenderDeps {
   connectionsPerHost?: number;
 }
 
+/** A subscriber URL as undici's dispatch takes it, and the host name the address rules check. */
+interface Target {
+  origin: string;
+  path: string;
+  hostname: string;
+}
+
 /**
- * POSTs one signed body. Redirects are never followed (undici's `request` has no redirect handling
- * unless asked), so a 3xx is a failed attempt rather than a way to reach a host the subscriber did not name.
+ * POSTs one signed body. Redirects are never followed (undici's dispatch has no redirect handling unless
+ * asked), so a 3xx is a failed attempt rather than a way to reach a host the subscriber did not name.
  */
 export class HttpSender {
   private readonly agent: Agent;
   private readonly guard: AddressGuard;
   private readonly timeoutMs: number;
-  /** Requests under way and the shutdown signal each obeys: one listener per signal, not one per request. */
-  private readonly active = new Map<AttemptSignal, AbortSignal>();
+  private readonly timeoutMessage: string;
+  /** Attempts under way and the shutdown signal each obeys: one listener per signal, not one per request. */
+  private readonly active = new Map<AttemptExchange, AbortSignal>();
   private readonly watched = new WeakSet<AbortSignal>();
-  private readonly hostnames = new Map<string, string>();
+  private readonly targets = new Map<string, Target>();
 
   constructor(deps: HttpSenderDeps) {
     this.guard = deps.guard;
     this.timeoutMs = deps.timeoutMs;
+    this.timeoutMessage = `Timed out after ${deps.timeoutMs} ms`;
     this.agent = new Agent({ connect: { lookup: deps.guard.lookup }, keepAliveTimeout: 10_000, connections: deps.connectionsPerHost ?? null });
   }
 
-  async post(url: string, headers: Record<string, string>, body: string, shutdown?: AbortSignal): Promise<AttemptResult> {
-    const signal = new AttemptSignal();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      signal.abort(new Error(`Timed out after ${this.timeoutMs} ms`));
-    }, this.timeoutMs);
-    if (shutdown) this.obey(signal, shutdown);
-    try {
-      this.guard.checkLiteral(this.hostnameOf(url));
-      const response = await request(url, { method: 'POST', headers, body, signal, dispatcher: this.agent });
-      const responseBody = await readCapped(response.body).catch(() => null);
-      const ok = response.statusCode >= 200 && response.statusCode < 300;
-      return { ok, responseCode: response.statusCode, responseBody, errorMessage: null };
-    } catch (error) {
-      if (shutdown?.aborted && !timedOut) {
-        return { ok: false, responseCode: null, responseBody: null, errorMessage: 'Interrupted by shutdown', interrupted: true };
+  post(url: string, headers: Record<string, string>, body: string, shutdown?: AbortSignal): Promise<AttemptResult> {
+    return new Promise((resolve) => {
+      let target: Target;
+      try {
+        target = this.targetOf(url);
+        this.guard.checkLiteral(target.hostname);
+      } catch (error) {
+        resolve({ ok: false, responseCode: null, responseBody: null, errorMessage: describeFailure(error) });
+        return;
       }
-      return { ok: false, responseCode: null, responseBody: null, errorMessage: describeFailure(error, timedOut, this.timeoutMs) };
-    } finally {
-      clearTimeout(timer);
-      this.active.delete(signal);
-    }
+      const exchange = new AttemptExchange((result) => {
+        clearTimeout(timer);
+        this.active.delete(exchange);
+        resolve(result);
+      }, describeFailure);
+      // Settled only by undici's callbacks or by a cut, both of which come after this line.
+      const timer = setTimeout(() => exchange.cut({ kind: 'timeout', message: this.timeoutMessage }), this.timeoutMs);
+      if (shutdown && !this.obey(exchange, shutdown)) return;
+      this.agent.dispatch({ origin: target.origin, path: target.path, method: 'POST', headers, body }, exchange);
+    });
   }
 
-  private hostnameOf(url: string): string {
-    let hostname = this.hostnames.get(url);
-    if (hostname === undefined) {
-      hostname = new URL(url).hostname;
-      if (this.hostnames.size >= HOSTNAME_CACHE_SIZE) this.hostnames.clear();
-      this.hostnames.set(url, hostname);
+  private targetOf(url: string): Target {
+    let target = this.targets.get(url);
+    if (target === undefined) {
+      const parsed = new URL(url);
+      target = { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}`, hostname: parsed.hostname };
+      if (this.targets.size >= TARGET_CACHE_SIZE) this.targets.clear();
+      this.targets.set(url, target);
     }
-    return hostname;
+    return target;
   }
 
-  private obey(attempt: AttemptSignal, shutdown: AbortSignal): void {
+  /** False when the shutdown has already begun: the attempt is cut short before it is sent. */
+  private obey(exchange: AttemptExchange, shutdown: AbortSignal): boolean {
     if (shutdown.aborted) {
-      attempt.abort(new Error('Interrupted by shutdown'));
-      return;
+      exchange.cut({ kind: 'shutdown' });
+      return false;
     }
-    this.active.set(attempt, shutdown);
-    if (this.watched.has(shutdown)) return;
+    this.active.set(exchange, shutdown);
+    if (this.watched.has(shutdown)) return true;
     this.watched.add(shutdown);
     shutdown.addEventListener('abort', () => {
-      for (const [each, signal] of this.active) if (signal === shutdown) each.abort(new Error('Interrupted by shutdown'));
+      for (const [each, signal] of this.active) if (signal === shutdown) each.cut({ kind: 'shutdown' });
     }, { once: true });
+    return true;
   }
 
   /** Idempotent: a service stopped twice (a second signal, a test harness) must not fail the second time. */
@@ -105,40 +101,7 @@ export class HttpSender {
   }
 }
 
-/** The response's first bytes as text; listeners rather than `for await`, whose iterator costs more than a 204's empty body. */
-function readCapped(body: NodeJS.ReadableStream & { destroy(): void }): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    const finish = () => {
-      if (done) return;
-      done = true;
-      resolve(Buffer.concat(chunks).toString('utf8').slice(0, RESPONSE_BODY_LIMIT));
-    };
-    body.on('data', (chunk: Buffer) => {
-      if (done) return;
-      chunks.push(chunk);
-      size += chunk.length;
-      if (size >= RESPONSE_READ_LIMIT_BYTES) {
-        finish();
-        body.destroy();
-      }
-    });
-    body.once('end', finish);
-    body.once('error', (error: Error) => {
-      if (!done) reject(error);
-      done = true;
-    });
-    body.once('close', () => {
-      if (!done) reject(new Error('response closed before its end'));
-      done = true;
-    });
-  });
-}
-
-function describeFailure(error: unknown, timedOut: boolean, timeoutMs: number): string {
-  if (timedOut) return `Timed out after ${timeoutMs} ms`;
+function describeFailure(error: unknown): string {
   const cause = (error as { cause?: unknown }).cause;
   const root = cause instanceof Error ? cause : error;
   if (root instanceof AddressNotAllowedError) return root.message;

@@ -1,0 +1,83 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { AddressPolicy } from '../src/features/addresses/address-policy.js';
+import { AddressGuard } from '../src/features/delivery/address-guard.js';
+import { RESPONSE_BODY_LIMIT } from '../src/features/delivery/attempt-exchange.js';
+import { HttpSender } from '../src/features/delivery/http-sender.js';
+import { startReceiver, type TestReceiver } from './support/test-receiver.js';
+import { LOOPBACK_ALLOWED } from './support/webhook-harness.js';
+
+/** One attempt's HTTP exchange, against a real subscriber on 127.0.0.1. */
+const opened: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((each) => each.close()));
+});
+
+function sender(settings: { timeoutMs: number; connectionsPerHost?: number }): HttpSender {
+  const guard = new AddressGuard({ policy: new AddressPolicy({ allowCidrs: LOOPBACK_ALLOWED, denyCidrs: [] }) });
+  const created = new HttpSender({ guard, ...settings });
+  opened.push(created);
+  return created;
+}
+
+async function receiver(reply?: TestReceiver['reply']): Promise<TestReceiver> {
+  const started = await startReceiver(reply);
+  opened.push(started);
+  return started;
+}
+
+const HEADERS = { 'content-type': 'application/json' };
+
+describe('an attempt', () => {
+  it('reads the status and the first 1000 characters of the answer, however long it is', async () => {
+    const long = 'é'.repeat(50_000);
+    const subscriber = await receiver(() => ({ status: 410, body: long }));
+    const result = await sender({ timeoutMs: 5000 }).post(subscriber.url, HEADERS, '{}');
+    expect(result).toEqual({ ok: false, responseCode: 410, responseBody: long.slice(0, RESPONSE_BODY_LIMIT), errorMessage: null });
+  });
+
+  it('counts a 2xx with an empty body as delivered', async () => {
+    const subscriber = await receiver(() => ({ status: 204 }));
+    const result = await sender({ timeoutMs: 5000 }).post(subscriber.url, HEADERS, '{"a":1}');
+    expect(result).toEqual({ ok: true, responseCode: 204, responseBody: '', errorMessage: null });
+    expect(subscriber.received[0]?.rawBody).toBe('{"a":1}');
+  });
+
+  it('ends at its timeout while it still waits for a connection, and is never sent', async () => {
+    const subscriber = await receiver((_, index) => (index === 0 ? 'hang' : { status: 200 }));
+    const oneConnection = sender({ timeoutMs: 300, connectionsPerHost: 1 });
+    const first = oneConnection.post(subscriber.url, HEADERS, '{"n":1}');
+    // Queued behind the first, which holds the only connection until its own timeout.
+    const second = await oneConnection.post(subscriber.url, HEADERS, '{"n":2}');
+    expect(second).toEqual({ ok: false, responseCode: null, responseBody: null, errorMessage: 'Timed out after 300 ms' });
+    expect(await first).toMatchObject({ ok: false, responseCode: null, errorMessage: 'Timed out after 300 ms' });
+    // A third request gets a new connection: the queued second was dropped, not sent late.
+    expect((await oneConnection.post(subscriber.url, HEADERS, '{"n":3}')).ok).toBe(true);
+    expect(subscriber.received.map((request) => request.rawBody)).toEqual(['{"n":1}', '{"n":3}']);
+  });
+
+  it('is interrupted, not failed, by a shutdown before the answer', async () => {
+    const subscriber = await receiver(() => 'hang');
+    const shutdown = new AbortController();
+    const pending = sender({ timeoutMs: 5000 }).post(subscriber.url, HEADERS, '{}', shutdown.signal);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    shutdown.abort();
+    expect(await pending).toEqual({ ok: false, responseCode: null, responseBody: null, errorMessage: 'Interrupted by shutdown', interrupted: true });
+  });
+
+  it('is interrupted before it is sent when the shutdown has already begun', async () => {
+    const subscriber = await receiver();
+    const shutdown = new AbortController();
+    shutdown.abort();
+    expect(await sender({ timeoutMs: 5000 }).post(subscriber.url, HEADERS, '{}', shutdown.signal)).toMatchObject({ interrupted: true });
+    expect(subscriber.received).toHaveLength(0);
+  });
+
+  it('names the network error when nothing listens', async () => {
+    const subscriber = await receiver();
+    const url = subscriber.url;
+    await subscriber.close();
+    const result = await sender({ timeoutMs: 5000 }).post(url, HEADERS, '{}');
+    expect(result).toMatchObject({ ok: false, responseCode: null, responseBody: null });
+    expect(result.errorMessage).toMatch(/ECONNREFUSED/);
+  });
+});
