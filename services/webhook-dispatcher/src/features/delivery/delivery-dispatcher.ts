@@ -7,6 +7,7 @@ import { attemptDuration, deliveriesTotal, dueDeliveries } from './delivery-metr
 import type { AttemptRecord, ClaimedDelivery, DeliveryStore } from './delivery-store.js';
 import { HostQueues } from './host-queues.js';
 import type { AttemptResult } from './attempt-exchange.js';
+import { ClaimPacing } from './claim-pacing.js';
 import type { HttpSender } from './http-sender.js';
 import { InFlightAttempts } from './in-flight-attempts.js';
 import { OutcomeRecorder } from './outcome-recorder.js';
@@ -20,8 +21,6 @@ import { afterFailedAttempt } from './retry-schedule.js';
 export const CLAIM_AHEAD_FACTOR = 16;
 /** Leases one dispatcher may hold to a host no other dispatcher holds a lease to: this many times the host limit. */
 export const HOST_AHEAD_FACTOR = 32;
-/** After a claim that came back short (per-host caps, or nothing more due), the next waits at least this long, or for half the leases to end. */
-export const SHORT_CLAIM_PAUSE_MS = 1000;
 /**
  * An attempt starts only while its lease has this much time left beyond the request timeout, so it ends and
  * its outcome is written while the lease holds. A delivery that waited longer is released unattempted.
@@ -72,9 +71,7 @@ export class DeliveryDispatcher {
   private readonly queues: HostQueues;
   private readonly recorder: OutcomeRecorder;
   private readonly shutdown = new AbortController();
-  /** Attempts ended since the last claim; after a claim that came back short, the next waits for some. */
-  private endedSinceClaim = 0;
-  private lastClaimAt = 0;
+  private readonly pacing: ClaimPacing;
 
   private readonly store: DeliveryStore;
   private readonly sender: HttpSender;
@@ -90,6 +87,7 @@ export class DeliveryDispatcher {
     this.settings = deps.settings;
     this.queues = new HostQueues({ hostLimit: deps.settings.hostConcurrency, limit: deps.settings.concurrency });
     this.recorder = new OutcomeRecorder({ store: deps.store, logger: deps.logger, delayMs: deps.settings.recordDelayMs });
+    this.pacing = new ClaimPacing(deps.settings.intervalSeconds * 1000);
   }
 
   start(): void {
@@ -153,7 +151,7 @@ export class DeliveryDispatcher {
     dueDeliveries.set(await this.store.countDue(this.settings.now()));
     const maxHeld = this.settings.concurrency * CLAIM_AHEAD_FACTOR;
     const intervalMs = this.settings.intervalSeconds * 1000;
-    let claimAfterEnded = 0;
+    this.pacing.idle();
     try {
       for (;;) {
         if (this.stopping) {
@@ -165,16 +163,11 @@ export class DeliveryDispatcher {
         const room = maxHeld - this.held;
         // Only a claim that none of this dispatcher's leases held back proves that nothing more is due now.
         let nothingMoreDue = false;
-        const sinceClaim = performance.now() - this.lastClaimAt;
-        const claimDue = this.endedSinceClaim >= claimAfterEnded || (this.endedSinceClaim > 0 && sinceClaim >= SHORT_CLAIM_PAUSE_MS) || sinceClaim >= intervalMs;
         const wantsClaim = room > 0 && this.queues.waiting < maxHeld / 2;
-        // Held back only by the pause after a short claim: due when the pause is over, whether or not an
-        // attempt ends by then (the attempts still in flight may be to a host that never answers).
-        const pauseLeftMs = wantsClaim && !claimDue && this.endedSinceClaim > 0 ? SHORT_CLAIM_PAUSE_MS - sinceClaim : intervalMs;
-        if (wantsClaim && claimDue) {
+        const waitMs = wantsClaim ? this.pacing.waitMs() : intervalMs;
+        if (wantsClaim && this.pacing.isDue()) {
           const leasesHeld = this.held > 0;
-          this.endedSinceClaim = 0;
-          this.lastClaimAt = performance.now();
+          this.pacing.claiming();
           const claimed = await this.claim(room);
           // stop() may have come while the claim ran: what it leased goes back at once, unattempted.
           if (this.stopping) {
@@ -183,19 +176,17 @@ export class DeliveryDispatcher {
           }
           this.queues.add(claimed);
           this.startReady();
-          const short = claimed.length < room;
-          nothingMoreDue = short && !leasesHeld;
-          // A short claim was capped per host (or there is no more): claim again once some attempts ended.
-          claimAfterEnded = short ? Math.max(1, Math.floor(this.held / 2)) : 0;
+          nothingMoreDue = claimed.length < room && !leasesHeld;
+          this.pacing.claimed(claimed.length, room);
         }
         if (this.inFlight.size === 0 && this.queues.waiting === 0) {
           if (nothingMoreDue) return;
           // This dispatcher's unwritten leases may have held a host at its cap: write them, then claim again.
           await this.recorder.flushed();
-          claimAfterEnded = 0;
+          this.pacing.idle();
           continue;
         }
-        await this.inFlight.nextChange(Math.max(1, Math.min(intervalMs, pauseLeftMs)));
+        await this.inFlight.nextChange(waitMs);
       }
     } finally {
       await this.inFlight.settled();
@@ -268,7 +259,7 @@ export class DeliveryDispatcher {
       this.logger.error({ err: error, deliveryId: claimed.id }, 'delivery attempt not recorded; retried when its lease expires');
     } finally {
       this.queues.finished(claimed.host);
-      this.endedSinceClaim += 1;
+      this.pacing.attemptEnded();
       this.startReady();
     }
   }

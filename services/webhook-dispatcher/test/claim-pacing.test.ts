@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { ClaimPacing, SHORT_CLAIM_PAUSE_MS } from '../src/features/delivery/claim-pacing.js';
+
+const INTERVAL_MS = 30_000;
+
+function pacingAt(start = 10_000) {
+  let now = start;
+  const pacing = new ClaimPacing(INTERVAL_MS, () => now);
+  return { pacing, advance: (ms: number) => (now += ms) };
+}
+
+function endAttempts(pacing: ClaimPacing, count: number): void {
+  for (let index = 0; index < count; index += 1) pacing.attemptEnded();
+}
+
+describe('claim pacing', () => {
+  it('lets the first claim and the claim after a full one come at once', () => {
+    const { pacing } = pacingAt();
+    expect(pacing.isDue()).toBe(true);
+    pacing.claiming();
+    pacing.claimed(512, 512);
+    expect(pacing.isDue()).toBe(true);
+  });
+
+  it('after a short claim, claims again once half of what it brought has ended, however many leases are held', () => {
+    // 176 live deliveries claimed while a host that never answers holds its slots and a queue of leases: the
+    // live ones ending is what makes room, so waiting for half of all leases held would stall the live hosts.
+    const { pacing } = pacingAt();
+    pacing.claiming();
+    pacing.claimed(176, 192);
+    endAttempts(pacing, 87);
+    expect(pacing.isDue()).toBe(false);
+    pacing.attemptEnded();
+    expect(pacing.isDue()).toBe(true);
+  });
+
+  it('after a short claim, claims again when the pause is over once an attempt has ended', () => {
+    const { pacing, advance } = pacingAt();
+    pacing.claiming();
+    pacing.claimed(100, 400);
+    advance(SHORT_CLAIM_PAUSE_MS);
+    expect(pacing.isDue()).toBe(false);
+    pacing.attemptEnded();
+    expect(pacing.isDue()).toBe(true);
+  });
+
+  it('waits until the pause is over, not for the next attempt to end, when only the pause holds a claim back', () => {
+    const { pacing, advance } = pacingAt();
+    pacing.claiming();
+    pacing.claimed(100, 400);
+    pacing.attemptEnded();
+    advance(300);
+    expect(pacing.waitMs()).toBe(SHORT_CLAIM_PAUSE_MS - 300);
+  });
+
+  it('after a claim that brought nothing, waits for an attempt to end or for the interval', () => {
+    const { pacing, advance } = pacingAt();
+    pacing.claiming();
+    pacing.claimed(0, 512);
+    advance(SHORT_CLAIM_PAUSE_MS * 5);
+    expect(pacing.isDue()).toBe(false);
+    expect(pacing.waitMs()).toBe(INTERVAL_MS);
+    advance(INTERVAL_MS);
+    expect(pacing.isDue()).toBe(true);
+  });
+
+  it('claims at once again when the dispatcher has nothing running or waiting', () => {
+    const { pacing } = pacingAt();
+    pacing.claiming();
+    pacing.claimed(10, 400);
+    expect(pacing.isDue()).toBe(false);
+    pacing.idle();
+    expect(pacing.isDue()).toBe(true);
+  });
+});
