@@ -1,26 +1,48 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { deliveryBody, serialiseDeliveryBody, type ChangeContent } from '../src/features/delivery/delivery-body.js';
+import { changeDataJson, deliveryBody, serialiseDeliveryBody, type ChangeContent } from '../src/features/delivery/delivery-body.js';
 import type { ClaimedDelivery } from '../src/features/delivery/delivery-store.js';
 import { HostQueues } from '../src/features/delivery/host-queues.js';
 
 const sentAt = new Date('2025-03-03T10:00:00.123Z');
 
+/** What the matcher stores for a change: its JSON members as JSON.stringify wrote them. */
+function stored(change: ChangeContent) {
+  return {
+    entityType: change.entityType,
+    entityId: change.entityId,
+    action: change.action,
+    changedFieldsJson: JSON.stringify(change.changedFields),
+    previousJson: change.previous === null ? null : JSON.stringify(change.previous),
+    currentJson: change.current === null ? null : JSON.stringify(change.current),
+  };
+}
+
 describe('the delivery body', () => {
-  it('is JSON.stringify of the body, byte for byte, with the change data serialised once', () => {
+  it('is JSON.stringify of the body, byte for byte, with the stored change data spliced in unparsed', () => {
     const change: ChangeContent = {
       entityType: 'course', entityId: 'c-1', action: 'updated', changedFields: ['name', 'credits'],
       previous: { name: 'Mathe "1"\n\u2028 ü', credits: 5, nested: { z: 1, a: [null, true] } }, current: { name: 'Mathe 1 😀', credits: 6 },
     };
     for (const [id, event, content] of [['m-1', 'course.updated', change], ['m-"2"', 'course.updated', change], ['test-1', 'test.created', null]] as const) {
-      expect(serialiseDeliveryBody(id, event, content, sentAt)).toBe(JSON.stringify(deliveryBody(id, event, content, sentAt)));
+      const data = content === null ? null : changeDataJson(stored(content));
+      expect(serialiseDeliveryBody(id, event, data, sentAt)).toBe(JSON.stringify(deliveryBody(id, event, content, sentAt)));
     }
+  });
+
+  it('splices any stored change into the same text as serialising it whole', () => {
+    const record = fc.option(fc.dictionary(fc.string(), fc.jsonValue()), { nil: null });
+    const content = fc.record({
+      entityType: fc.string(), entityId: fc.string(), action: fc.string(), changedFields: fc.array(fc.string()), previous: record, current: record,
+    });
+    fc.assert(fc.property(content, (change) => changeDataJson(stored(change)) === JSON.stringify(change)));
   });
 });
 
 function delivery(id: string, host: string): ClaimedDelivery {
   return {
     id, host, claimToken: 't', leaseUntil: sentAt, messageId: id, eventType: 'course.updated', attempts: 0,
-    url: `http://${host}/`, developerId: 'd', secret: null, webhookDeleted: false, change: null,
+    url: `http://${host}/`, developerId: 'd', secret: null, webhookDeleted: false, data: null,
   };
 }
 

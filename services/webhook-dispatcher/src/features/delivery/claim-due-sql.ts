@@ -14,11 +14,14 @@
  * - across developers round-robin: a developer's n-th delivery, counting the leases they already hold,
  *   comes after every other developer's (n-1)-th, so one developer's backlog cannot hold up another's.
  * A change matched to several webhooks is claimed as several deliveries; its content (the JSON columns
- * above all) comes with one of them only, flagged by `has_change` on every one, so it is sent and parsed
- * once per claim rather than once per delivery.
+ * above all, as the text they were stored as, so the dispatcher splices them into bodies unparsed) comes
+ * with one of them only, flagged by `has_change` on every one, so it is sent once per claim rather than
+ * once per delivery.
+ * - hosts the dispatcher names as slow (every slot taken by attempts that have not ended for a while) get
+ *   no leases ahead: the host limit is their cap, as it is for a host another dispatcher holds leases to.
  * Parameters: now (leases), dispatcher id, claim-ahead cap, host limit, claim-ahead cap, host limit, batch
- * size (per webhook), now, now (due), claim-ahead cap (a host without leases), batch size, claim token,
- * lease end, dispatcher id.
+ * size (per webhook), now, now (due), slow hosts (a JSON array), host limit, claim-ahead cap (a host without leases), batch
+ * size, claim token, lease end, dispatcher id.
  */
 export const CLAIM_DUE_SQL = `
 with leased as (
@@ -64,7 +67,7 @@ chosen as (
   select r.id from ranked r
   left join host_room h on h.host = r.target_host
   left join developer_load l on l.developer_id = r.developer_id
-  where r.host_rank + coalesce(h.leased, 0) <= coalesce(h.cap, ?::int)
+  where r.host_rank + coalesce(h.leased, 0) <= case when r.target_host in (select json_array_elements_text(?::json)) then ?::int else coalesce(h.cap, ?::int) end
   order by r.developer_rank + coalesce(l.in_flight, 0), r.next_retry_at, r.id
   limit ?
 ),
@@ -78,9 +81,9 @@ select c.id, c.webhook_id, c.change_id, c.message_id, c.event_type, c.attempts, 
   case when c.first_of_change then m.entity_type end as entity_type,
   case when c.first_of_change then m.entity_id end as entity_id,
   case when c.first_of_change then m.action end as action,
-  case when c.first_of_change then m.changed_fields end as changed_fields,
-  case when c.first_of_change then m.previous_data end as previous_data,
-  case when c.first_of_change then m.new_data end as new_data
+  case when c.first_of_change then m.changed_fields::text end as changed_fields,
+  case when c.first_of_change then m.previous_data::text end as previous_data,
+  case when c.first_of_change then m.new_data::text end as new_data
 from (
   select claimed.*, row_number() over (partition by change_id order by id) = 1 as first_of_change from claimed
 ) c

@@ -32,21 +32,35 @@ export function deliveryBody(messageId: string, eventType: string, change: Chang
   return { id: messageId, timestamp: sentAt.toISOString(), event: eventType, data: change ?? testContent };
 }
 
-/** The JSON of each change's `data`, serialised once however many deliveries and attempts send it. */
-const serialisedData = new WeakMap<ChangeContent, string>();
+/** A matched change as stored for delivery: its JSON columns as the text they were stored as, never parsed. */
+export interface StoredChange {
+  entityType: string;
+  entityId: string;
+  action: string;
+  changedFieldsJson: string;
+  previousJson: string | null;
+  currentJson: string | null;
+}
 
 /**
- * `JSON.stringify(deliveryBody(...))`, byte for byte, with `data` serialised once per change content
- * (a claim shares one content object among the deliveries of a change; it is never modified).
+ * The JSON of a delivery body's `data` (a ChangeContent), with the stored JSON spliced in as it is: it was
+ * written by JSON.stringify, so parsing and serialising it again would give back the same text, at a cost
+ * per delivery.
  */
-export function serialiseDeliveryBody(messageId: string, eventType: string, change: ChangeContent | null, sentAt: Date): string {
-  const data = change ?? testContent;
-  let dataJson = serialisedData.get(data);
-  if (dataJson === undefined) {
-    dataJson = JSON.stringify(data);
-    serialisedData.set(data, dataJson);
-  }
-  return `{"id":${JSON.stringify(messageId)},"timestamp":"${sentAt.toISOString()}","event":${JSON.stringify(eventType)},"data":${dataJson}}`;
+export function changeDataJson(change: StoredChange): string {
+  return `{"entityType":${JSON.stringify(change.entityType)},"entityId":${JSON.stringify(change.entityId)},"action":${JSON.stringify(
+    change.action,
+  )},"changedFields":${change.changedFieldsJson},"previous":${change.previousJson ?? 'null'},"current":${change.currentJson ?? 'null'}}`;
+}
+
+const testDataJson = JSON.stringify(testContent);
+
+/**
+ * `JSON.stringify(deliveryBody(...))`, byte for byte, from the `data` JSON (changeDataJson; null for a test
+ * delivery), which a claim builds once per change however many deliveries and attempts send it.
+ */
+export function serialiseDeliveryBody(messageId: string, eventType: string, dataJson: string | null, sentAt: Date): string {
+  return `{"id":${JSON.stringify(messageId)},"timestamp":"${sentAt.toISOString()}","event":${JSON.stringify(eventType)},"data":${dataJson ?? testDataJson}}`;
 }
 
 /** A test delivery's dedupe id, fixed when it is queued so its retries carry the same id. */

@@ -26,6 +26,8 @@ export const HOST_AHEAD_FACTOR = 32;
  * its outcome is written while the lease holds. A delivery that waited longer is released unattempted.
  */
 export const LEASE_MARGIN_MS = 60_000;
+/** How often the dispatcher looks for hosts that have become slow. */
+const SLOW_CHECK_MS = 100;
 
 export interface DispatcherSettings {
   intervalSeconds: number;
@@ -72,6 +74,9 @@ export class DeliveryDispatcher {
   private readonly recorder: OutcomeRecorder;
   private readonly shutdown = new AbortController();
   private readonly pacing: ClaimPacing;
+  /** Hosts that get no leases ahead (see releaseSlowHosts), and when they were last looked for. */
+  private slowHosts: string[] = [];
+  private slowCheckedAt = 0;
 
   private readonly store: DeliveryStore;
   private readonly sender: HttpSender;
@@ -160,6 +165,7 @@ export class DeliveryDispatcher {
           await this.inFlight.nextChange(intervalMs);
           continue;
         }
+        this.releaseSlowHosts();
         const room = maxHeld - this.held;
         // Only a claim that none of this dispatcher's leases held back proves that nothing more is due now.
         let nothingMoreDue = false;
@@ -195,6 +201,22 @@ export class DeliveryDispatcher {
     }
   }
 
+  /**
+   * Hands back what waits for hosts that have become slow (queues.slowHosts), and remembers them so that the
+   * next claims lease them no more than they can run: their queue would hold leases the other hosts could use
+   * (checked at most every SLOW_CHECK_MS; the check walks every host).
+   */
+  private releaseSlowHosts(): void {
+    const now = performance.now();
+    if (now - this.slowCheckedAt < SLOW_CHECK_MS) return;
+    this.slowCheckedAt = now;
+    this.slowHosts = this.queues.slowHosts();
+    for (const host of this.slowHosts) {
+      const waiting = this.queues.takeWaiting(host);
+      if (waiting.length > 0) this.recorder.release(waiting);
+    }
+  }
+
   private claim(limit: number): Promise<ClaimedDelivery[]> {
     const now = this.settings.now();
     return this.store.claimDue({
@@ -206,6 +228,7 @@ export class DeliveryDispatcher {
       hostLimit: this.settings.hostConcurrency,
       claimedBy: this.instanceId,
       hostAheadLimit: this.settings.hostConcurrency * HOST_AHEAD_FACTOR,
+      slowHosts: this.slowHosts,
     });
   }
 
@@ -230,6 +253,7 @@ export class DeliveryDispatcher {
   }
 
   private async attempt(claimed: ClaimedDelivery): Promise<void> {
+    const began = performance.now();
     try {
       if (claimed.webhookDeleted) {
         await this.store.fail(claimed, 'Webhook deleted');
@@ -237,7 +261,7 @@ export class DeliveryDispatcher {
         return;
       }
       const sentAt = this.settings.now();
-      const rawBody = serialiseDeliveryBody(claimed.messageId, claimed.eventType, claimed.change, sentAt);
+      const rawBody = serialiseDeliveryBody(claimed.messageId, claimed.eventType, claimed.data, sentAt);
       const headers = deliveryHeaders(rawBody, sentAt, claimed.secret, claimed.id);
       const started = performance.now();
       const send = () => this.sender.post(claimed.url, headers, rawBody, this.shutdown.signal);
@@ -258,7 +282,7 @@ export class DeliveryDispatcher {
     } catch (error) {
       this.logger.error({ err: error, deliveryId: claimed.id }, 'delivery attempt not recorded; retried when its lease expires');
     } finally {
-      this.queues.finished(claimed.host);
+      this.queues.finished(claimed.host, performance.now() - began);
       this.pacing.attemptEnded();
       this.startReady();
     }

@@ -1,7 +1,7 @@
 import type { Knex } from '@timetable/db';
 import type { SecretCipher } from '../secrets/secret-cipher.js';
 import { CLAIM_DUE_SQL, CLAIM_LOCK_SQL } from './claim-due-sql.js';
-import type { ChangeContent } from './delivery-body.js';
+import { changeDataJson } from './delivery-body.js';
 
 /** A delivery this dispatcher holds the lease of, with what it needs to build and send the body. */
 export interface ClaimedDelivery {
@@ -18,7 +18,8 @@ export interface ClaimedDelivery {
   developerId: string;
   secret: string | null;
   webhookDeleted: boolean;
-  change: ChangeContent | null;
+  /** The body's `data` as JSON (changeDataJson); null for a test delivery. */
+  data: string | null;
 }
 
 export interface AttemptRecord {
@@ -50,6 +51,8 @@ export interface ClaimRequest {
   claimedBy?: string;
   /** Leases one dispatcher may hold to a host it alone holds leases to; default `hostLimit`. */
   hostAheadLimit?: number;
+  /** Hosts that get no leases ahead, whoever holds leases to them (the dispatcher's attempts to them are slow). */
+  slowHosts?: readonly string[];
 }
 
 /** What one attempt's record needs to name its delivery: the lease is checked when it is written. */
@@ -69,13 +72,13 @@ interface ClaimRow {
   webhook_deleted: boolean;
   /** False for a test delivery, which has no change. */
   has_change: boolean;
-  /** The change's content: on one of the claim's rows per change only, null on the others. */
+  /** The change's content (its JSON columns as text): on one of the claim's rows per change only, null on the others. */
   entity_type: string | null;
   entity_id: string | null;
   action: string | null;
-  changed_fields: string[] | null;
-  previous_data: Record<string, unknown> | null;
-  new_data: Record<string, unknown> | null;
+  changed_fields: string | null;
+  previous_data: string | null;
+  new_data: string | null;
 }
 
 export interface DeliveryStoreDeps {
@@ -109,10 +112,11 @@ export class DeliveryStore {
     const result = await this.knex.transaction(async (trx) => {
       await trx.raw(CLAIM_LOCK_SQL);
       return trx.raw<{ rows: ClaimRow[] }>(CLAIM_DUE_SQL, [
-        now, claimedBy, soleCap, hostLimit, soleCap, hostLimit, request.limit, now, now, soleCap, request.limit, request.claimToken, request.leaseUntil, claimedBy,
+        now, claimedBy, soleCap, hostLimit, soleCap, hostLimit, request.limit, now, now, JSON.stringify(request.slowHosts ?? []), hostLimit, soleCap, request.limit,
+        request.claimToken, request.leaseUntil, claimedBy,
       ]);
     });
-    // Deliveries of one change to several webhooks share one content object (and so one serialisation).
+    // Deliveries of one change to several webhooks share one serialisation of its content.
     const changes = changesOf(result.rows);
     return result.rows.map((row) => ({
       id: row.id,
@@ -126,7 +130,7 @@ export class DeliveryStore {
       developerId: row.developer_id,
       secret: row.secret === null ? null : this.decrypt(row.secret, row.webhook_id),
       webhookDeleted: row.webhook_deleted,
-      change: row.has_change && row.change_id !== null ? changes.get(row.change_id)! : null,
+      data: row.has_change && row.change_id !== null ? changes.get(row.change_id)! : null,
     }));
   }
 
@@ -212,19 +216,22 @@ export class DeliveryStore {
   }
 }
 
-/** The content of each change in a claim, from the one row per change that carries it. */
-function changesOf(rows: ClaimRow[]): Map<string, ChangeContent> {
-  const changes = new Map<string, ChangeContent>();
+/** The `data` JSON of each change in a claim, from the one row per change that carries its content. */
+function changesOf(rows: ClaimRow[]): Map<string, string> {
+  const changes = new Map<string, string>();
   for (const row of rows) {
     if (row.change_id === null || row.entity_type === null) continue;
-    changes.set(row.change_id, {
-      entityType: row.entity_type,
-      entityId: row.entity_id!,
-      action: row.action!,
-      changedFields: row.changed_fields!,
-      previous: row.previous_data,
-      current: row.new_data,
-    });
+    changes.set(
+      row.change_id,
+      changeDataJson({
+        entityType: row.entity_type,
+        entityId: row.entity_id!,
+        action: row.action!,
+        changedFieldsJson: row.changed_fields!,
+        previousJson: row.previous_data,
+        currentJson: row.new_data,
+      }),
+    );
   }
   return changes;
 }

@@ -1,8 +1,15 @@
 import type { ClaimedDelivery } from './delivery-store.js';
 
+/** How long a host's every slot may be taken without an attempt ending before the host counts as slow. */
+export const SLOW_AFTER_MS = 1000;
+
 interface HostQueue {
   waiting: ClaimedDelivery[];
   running: number;
+  /** When an attempt to the host last started or ended (the clock's milliseconds). */
+  lastProgressAt: number;
+  /** Every slot was taken by attempts that did not end for a while, and no quick attempt has ended since. */
+  slow: boolean;
 }
 
 export interface HostQueuesLimits {
@@ -23,7 +30,10 @@ export class HostQueues {
   private waitingCount = 0;
   private runningCount = 0;
 
-  constructor(private readonly limits: HostQueuesLimits) {}
+  constructor(
+    private readonly limits: HostQueuesLimits,
+    private readonly clock: () => number = () => performance.now(),
+  ) {}
 
   get waiting(): number {
     return this.waitingCount;
@@ -51,6 +61,7 @@ export class HostQueues {
         if (queue.running >= this.limits.hostLimit || queue.waiting.length === 0) continue;
         started.push(queue.waiting.shift()!);
         queue.running += 1;
+        queue.lastProgressAt = this.clock();
         this.waitingCount -= 1;
         this.runningCount += 1;
         this.hosts.delete(host);
@@ -61,12 +72,35 @@ export class HostQueues {
     return started;
   }
 
-  finished(host: string): void {
+  /**
+   * An attempt to `host` ended after `tookMs` (one that ended quickly shows the host is not slow, or no longer);
+   * without `tookMs`, a delivery taken to start was handed back unattempted.
+   */
+  finished(host: string, tookMs?: number): void {
     const queue = this.hosts.get(host);
     if (!queue) return;
     queue.running -= 1;
+    if (tookMs !== undefined) {
+      queue.lastProgressAt = this.clock();
+      if (tookMs < SLOW_AFTER_MS) queue.slow = false;
+    }
     this.runningCount -= 1;
     this.forgetIfIdle(host, queue);
+  }
+
+  /**
+   * The hosts that are slow: every slot taken by attempts of which none has ended for SLOW_AFTER_MS (a host
+   * that answers slowly, or not at all), until an attempt to it ends quickly. Their next attempt cannot start
+   * before one of those ends, so what waits for them holds leases the other hosts could use.
+   */
+  slowHosts(): string[] {
+    const before = this.clock() - SLOW_AFTER_MS;
+    const slow: string[] = [];
+    for (const [host, queue] of this.hosts) {
+      if (queue.running >= this.limits.hostLimit && queue.lastProgressAt <= before) queue.slow = true;
+      if (queue.slow) slow.push(host);
+    }
+    return slow;
   }
 
   /** Removes and returns what waits for one host (its breaker opened) or, without a host, for every host. */
@@ -84,7 +118,7 @@ export class HostQueues {
   private queueOf(host: string): HostQueue {
     let queue = this.hosts.get(host);
     if (!queue) {
-      queue = { waiting: [], running: 0 };
+      queue = { waiting: [], running: 0, lastProgressAt: this.clock(), slow: false };
       this.hosts.set(host, queue);
     }
     return queue;
