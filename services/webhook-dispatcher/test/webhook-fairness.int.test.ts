@@ -103,6 +103,32 @@ describe('fair claiming', () => {
     await cycle;
   });
 
+  it('leases a host whose every slot has hung for a second no more than its slots, and hands back what waited for it', async () => {
+    const h = await harness({ timeoutMs: 20_000, drainTimeoutMs: 100 });
+    const dead = await receiver(() => 'hang');
+    const live = await receiver();
+    const deadCourse = randomUUID();
+    const liveCourse = randomUUID();
+    const deadHook = await webhook(h, randomUUID(), { url: dead.url, filterScope: 'course', filterCourseId: deadCourse });
+    await webhook(h, randomUUID(), { url: live.url, filterScope: 'course', filterCourseId: liveCourse });
+    await h.publish(...Array.from({ length: 40 }, () => ({ courseId: deadCourse })), ...Array.from({ length: 5 }, () => ({ courseId: liveCourse })));
+    const leasedToDead = async () => {
+      const row = await h.knex('deliveries').where({ webhook_id: deadHook, status: 'pending' }).where('claimed_until', '>', h.clock.now()).count({ n: '*' }).first();
+      return Number(row?.n);
+    };
+
+    const cycle = h.module.dispatcher.runCycle();
+    await waitFor('the first attempts', () => live.received.length === 5 && dead.received.length === 4);
+    // Claimed ahead while the host was not known to be slow: its 4 attempts and the 36 waiting behind them.
+    expect(await leasedToDead()).toBe(40);
+    await h.publish(...Array.from({ length: 5 }, () => ({ courseId: liveCourse })));
+    await waitFor('the live host to receive the later ones', () => live.received.length === 10, 5000);
+    await waitFor('the leases waiting for the hung host to be handed back', async () => (await leasedToDead()) === 4, 5000);
+    expect(dead.received).toHaveLength(4);
+    await h.module.dispatcher.stop();
+    await cycle;
+  });
+
   it('never has more than DELIVERY_HOST_CONCURRENCY attempts open to one host, whoever owns the webhooks', async () => {
     const h = await harness({ hostConcurrency: 3 });
     const shared = await receiver(() => ({ status: 200, delayMs: 100 }));

@@ -5,7 +5,7 @@ import { deliveryHeaders } from '../signing/sign-payload.js';
 import { serialiseDeliveryBody } from './delivery-body.js';
 import { attemptDuration, deliveriesTotal, dueDeliveries } from './delivery-metrics.js';
 import type { AttemptRecord, ClaimedDelivery, DeliveryStore } from './delivery-store.js';
-import { HostQueues } from './host-queues.js';
+import { HostQueues, SLOW_AFTER_MS } from './host-queues.js';
 import type { AttemptResult } from './attempt-exchange.js';
 import { ClaimPacing } from './claim-pacing.js';
 import type { HttpSender } from './http-sender.js';
@@ -192,7 +192,8 @@ export class DeliveryDispatcher {
           this.pacing.idle();
           continue;
         }
-        await this.inFlight.nextChange(waitMs);
+        // With attempts in flight, look again at least as often as a host can turn slow (releaseSlowHosts).
+        await this.inFlight.nextChange(this.inFlight.size > 0 ? Math.min(waitMs, SLOW_AFTER_MS) : waitMs);
       }
     } finally {
       await this.inFlight.settled();
