@@ -124,6 +124,13 @@ describe('StarplanClient over HTTP', () => {
       }
       const method = url.searchParams.get('m');
       if (method === 'getles') return; // never answers: the timeout must fire
+      if (method === 'getPgsExt') {
+        // Promises more than it sends, then hangs up: the body is cut short after the headers.
+        res.writeHead(200, { 'content-type': LATIN1_JSON, 'content-length': '1000' });
+        res.write('[[{"id":1,');
+        setTimeout(() => res.socket?.destroy(), 20);
+        return;
+      }
       const file = method === 'getlocs' ? 'getlocs.json' : method === 'getogs' ? 'getogs_pu37.json' : 'getpartinfo_error.json';
       res.writeHead(200, { 'content-type': LATIN1_JSON }).end(asSent(file));
     });
@@ -164,6 +171,12 @@ describe('StarplanClient over HTTP', () => {
     requests = 0;
     await expect(client().rooms(3)).rejects.toThrow(/no planning units/);
     expect(requests).toBe(1);
+  });
+
+  it('retries a body cut short after the headers, and says so once the retries are spent', async () => {
+    requests = 0;
+    await expect(client().planningGroups(37, 1)).rejects.toThrow(/body not received/);
+    expect(requests).toBe(3);
   });
 
   it('times out a request that never answers', async () => {

@@ -1,6 +1,7 @@
 /** One upstream GET with a timeout and bounded, backed-off retries; returns the bytes and their Content-Type. */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Agent, interceptors, request, type Dispatcher } from 'undici';
+import { Agent, interceptors, type Dispatcher } from 'undici';
+import { HttpGetError, httpGet, type HttpAnswer } from './http-get.js';
 import { UpstreamError } from './upstream-error.js';
 
 export interface FetchPolicy {
@@ -57,33 +58,27 @@ function redirecting(): Dispatcher {
   return dispatcher;
 }
 
-/** undici's request rather than fetch: a re-sync is mostly requests, and fetch costs about twice the CPU per request. */
+/** undici's dispatch rather than fetch or request: a re-sync is mostly requests, and each of those costs more CPU per request. */
 async function fetchOnce(url: string, timeoutMs: number, conditional: Validators | undefined): Promise<FetchedBody> {
-  const signal = AbortSignal.timeout(timeoutMs);
-  const failed = (error: unknown) => (signal.aborted ? `timed out after ${timeoutMs} ms` : (error as Error).message);
   const headers: Record<string, string> = {};
   if (conditional?.etag) headers['if-none-match'] = conditional.etag;
   if (conditional?.lastModified) headers['if-modified-since'] = conditional.lastModified;
-  let response: Awaited<ReturnType<typeof request>>;
+  let answer: HttpAnswer;
   try {
-    response = await request(url, { signal, dispatcher: redirecting(), headers });
+    answer = await httpGet(redirecting(), new URL(url), headers, timeoutMs);
   } catch (error) {
-    throw new UpstreamError(`GET ${url} failed: ${failed(error)}`);
+    const message = (error as Error).message;
+    if (error instanceof HttpGetError && error.headersReceived) throw new UpstreamError(`GET ${url}: body not received: ${message}`);
+    throw new UpstreamError(`GET ${url} failed: ${message}`);
   }
-  let bytes: Uint8Array;
-  try {
-    bytes = new Uint8Array(await response.body.arrayBuffer());
-  } catch (error) {
-    throw new UpstreamError(`GET ${url}: body not received: ${failed(error)}`);
-  }
-  const status = response.statusCode;
-  const validators = validatorsOf(response.headers);
+  const { statusCode: status, bytes } = answer;
+  const validators = validatorsOf(answer.headers);
   // A 304 is an answer only to a request that was conditional; otherwise it is an error like any other non-2xx.
   if (status === 304 && conditional && Object.keys(headers).length > 0) {
     return { bytes, contentType: null, validators: { ...conditional, ...validators }, notModified: true };
   }
   if (status < 200 || status > 299) throw new UpstreamError(`GET ${url} answered HTTP ${status}`, status >= 500 || status === 429);
-  return { bytes, contentType: header(response.headers, 'content-type') ?? null, validators, notModified: false };
+  return { bytes, contentType: header(answer.headers, 'content-type') ?? null, validators, notModified: false };
 }
 
 type Headers = Record<string, string | string[] | undefined>;

@@ -1,0 +1,86 @@
+/**
+ * One GET through undici's dispatch API, collecting the answer's bytes as they arrive: a run is mostly
+ * requests, and undici's `request` builds a response stream, a promise wrapper and (with a timeout) an abort
+ * signal for each of them, which cost more than the answer's own bytes.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Dispatcher } from 'undici';
+
+export interface HttpAnswer {
+  statusCode: number;
+  headers: IncomingHttpHeaders;
+  bytes: Uint8Array;
+}
+
+/** Why a GET did not produce an answer; `headersReceived` tells a body cut short from no answer at all. */
+export class HttpGetError extends Error {
+  constructor(
+    message: string,
+    readonly headersReceived: boolean,
+  ) {
+    super(message);
+  }
+}
+
+export function httpGet(dispatcher: Dispatcher, url: URL, headers: Record<string, string>, timeoutMs: number): Promise<HttpAnswer> {
+  return new Promise((resolve, reject) => {
+    const exchange = new CollectingExchange(resolve, reject);
+    const timer = setTimeout(() => exchange.cut(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
+    exchange.finally = () => clearTimeout(timer);
+    dispatcher.dispatch({ origin: url.origin, path: `${url.pathname}${url.search}`, method: 'GET', headers }, exchange);
+  });
+}
+
+class CollectingExchange implements Dispatcher.DispatchHandler {
+  finally: () => void = () => undefined;
+  private controller: Dispatcher.DispatchController | undefined;
+  private statusCode = 0;
+  private headers: IncomingHttpHeaders = {};
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  private settled = false;
+  private cutShort: Error | undefined;
+
+  constructor(
+    private readonly resolve: (answer: HttpAnswer) => void,
+    private readonly reject: (error: HttpGetError) => void,
+  ) {}
+
+  /** Ends the GET now; one still waiting for a connection is settled at once and aborted when it starts. */
+  cut(reason: Error): void {
+    if (this.settled) return;
+    this.cutShort = reason;
+    if (this.controller) this.controller.abort(reason);
+    else this.onResponseError(undefined, reason);
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.cutShort) controller.abort(this.cutShort);
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
+    this.statusCode = statusCode;
+    this.headers = headers;
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+  }
+
+  onResponseEnd(): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.finally();
+    const bytes = this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks, this.size);
+    this.resolve({ statusCode: this.statusCode, headers: this.headers, bytes });
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.finally();
+    this.reject(new HttpGetError((this.cutShort ?? error).message, this.statusCode !== 0));
+  }
+}
