@@ -7,6 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -34,6 +35,8 @@ interface Step {
   seconds: number;
   /** User + system CPU seconds of the sync process during the step (less noisy than wall time on a shared machine). */
   cpuSeconds: number;
+  /** CPU seconds the simulator (the upstream, another machine in production) spent serving the step. */
+  upstreamCpuSeconds: number;
   /** Highest RSS sampled every 50 ms during the step. */
   peakRssMb: number;
   /** The process's RSS high-water mark at the end of the step (kernel-tracked, never decreases). */
@@ -71,7 +74,13 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function startSimulatorProcess(port: number, scale: number): Promise<() => void> {
+interface SimulatorProcess {
+  stop: () => void;
+  /** CPU seconds the simulator process has used so far (from /proc). */
+  cpuSeconds: () => number;
+}
+
+async function startSimulatorProcess(port: number, scale: number): Promise<SimulatorProcess> {
   const child = spawn(process.execPath, ['--conditions=@timetable/source', '--import', 'tsx', 'tools/starplan-sim/src/main.ts'], {
     cwd: repoRoot,
     env: { ...process.env, SIM_PORT: String(port), SIM_SCALE: String(scale), SIM_HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
@@ -84,7 +93,7 @@ async function startSimulatorProcess(port: number, scale: number): Promise<() =>
   const deadline = Date.now() + 180_000;
   for (;;) {
     const answered = await fetch(`http://127.0.0.1:${port}/splan/json?m=getpus`).then((response) => response.ok, () => false);
-    if (answered) return stop;
+    if (answered) return { stop, cpuSeconds: () => processCpuSeconds(child.pid!) };
     if (Date.now() > deadline || child.exitCode !== null) {
       stop();
       throw new Error('simulator did not start');
@@ -105,22 +114,34 @@ async function withAdmin(work: (client: pg.Client) => Promise<unknown>): Promise
 
 const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
 
+/** User + system CPU seconds of a process of this machine: utime and stime, in clock ticks (100 a second). */
+function processCpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /** Duration, CPU time and RSS of one step, which starts after a full garbage collection. */
-async function measure<T>(work: () => Promise<T>): Promise<{ result: T; step: Step }> {
+async function measure<T>(work: () => Promise<T>, upstreamCpuSeconds: () => number): Promise<{ result: T; step: Step }> {
   (globalThis as { gc?: () => void }).gc?.();
   const startRssMb = mb(process.memoryUsage().rss);
   let peak = process.memoryUsage().rss;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
   const cpu = process.cpuUsage();
+  const upstreamCpuBefore = upstreamCpuSeconds();
   const started = performance.now();
   try {
     const result = await work();
     const seconds = (performance.now() - started) / 1000;
     const used = process.cpuUsage(cpu);
+    const upstreamCpu = upstreamCpuSeconds() - upstreamCpuBefore;
     peak = Math.max(peak, process.memoryUsage().rss);
     // resourceUsage().maxRSS is in kilobytes.
     const maxRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
-    return { result, step: { startRssMb, seconds, cpuSeconds: (used.user + used.system) / 1e6, peakRssMb: mb(peak), maxRssMb } };
+    return {
+      result,
+      step: { startRssMb, seconds, cpuSeconds: (used.user + used.system) / 1e6, upstreamCpuSeconds: upstreamCpu, peakRssMb: mb(peak), maxRssMb },
+    };
   } finally {
     clearInterval(sampler);
   }
@@ -135,7 +156,8 @@ function runStep(step: Step, result: SyncRunResult): RunStep {
 async function benchOneScale(scale: number): Promise<void> {
   const logger = createLogger({ name: 'sync-bench', level: 'warn' });
   const port = await freePort();
-  const stopSimulator = await startSimulatorProcess(port, scale);
+  const simulator = await startSimulatorProcess(port, scale);
+  const measureStep = <T>(work: () => Promise<T>) => measure(work, simulator.cpuSeconds);
   const simulatorUrl = `http://127.0.0.1:${port}/splan`;
   const database = `timetable_bench_${randomBytes(4).toString('hex')}`;
   await withAdmin((client) => client.query(`create database ${database}`));
@@ -159,9 +181,9 @@ async function benchOneScale(scale: number): Promise<void> {
       if (entityType) query.where({ entity_type: entityType });
       return Number((await query)[0]?.count ?? 0);
     };
-    const first = await measure(() => sync.runOnce());
-    const publish = await measure(() => sync.relay.drain());
-    const unchanged = await measure(() => sync.runOnce());
+    const first = await measureStep(() => sync.runOnce());
+    const publish = await measureStep(() => sync.relay.drain());
+    const unchanged = await measureStep(() => sync.runOnce());
     const events = await count('event');
     const entities = await count();
 
@@ -174,7 +196,7 @@ async function benchOneScale(scale: number): Promise<void> {
       });
       if (!response.ok) throw new Error(`churn answered HTTP ${response.status}`);
     }
-    const churned = await measure(() => sync.runOnce());
+    const churned = await measureStep(() => sync.runOnce());
     const eventsChanged = await knex('outbox')
       .where({ topic: topics.changes.name })
       .whereRaw(`value->>'syncRunId' = ?`, [churned.result.syncRunId])
@@ -204,7 +226,7 @@ async function benchOneScale(scale: number): Promise<void> {
   } finally {
     await knex.destroy();
     await withAdmin((client) => client.query(`drop database if exists ${database} with (force)`));
-    stopSimulator();
+    simulator.stop();
   }
 }
 
@@ -226,7 +248,8 @@ async function benchInChild(scale: number): Promise<ScaleReport> {
 
 function describe(report: ScaleReport): string {
   const run = (name: string, step: RunStep) =>
-    `  ${name}: ${step.seconds.toFixed(2)} s (CPU ${step.cpuSeconds.toFixed(2)} s), RSS ${step.startRssMb} MB at start, peak ${step.peakRssMb} MB, ` +
+    `  ${name}: ${step.seconds.toFixed(2)} s (CPU ${step.cpuSeconds.toFixed(2)} s; the simulator's ${step.upstreamCpuSeconds.toFixed(2)} s), ` +
+    `RSS ${step.startRssMb} MB at start, peak ${step.peakRssMb} MB, ` +
     `${step.created}/${step.updated}/${step.deleted} created/updated/deleted, feeds parsed ${step.feedsParsed}, unchanged ${step.feedsUnchanged}, ${step.status}` +
     (step.upstreamUnchanged ? ', upstream unchanged' : '');
   return [
