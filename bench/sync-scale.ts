@@ -17,6 +17,7 @@ import { topics } from '@timetable/contracts';
 import { createKnex, migrateToLatest } from '@timetable/db';
 import { createLogger } from '@timetable/observability';
 import { createSyncService, SYNC_SCHEMA, syncMigrations, type SyncRunResult } from '@timetable/sync';
+import { deployedNodeOptions } from './support/deployed-node-options.js';
 import { PublishOnlyBus } from './support/publish-only-bus.js';
 
 const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -28,6 +29,7 @@ const EVENTS_PER_CHURN_OPERATION = 2;
 /** The simulator applies at most this many changes per request. */
 const CHURN_PER_REQUEST = 1000;
 const RESULT_PREFIX = 'SYNC_SCALE_RESULT ';
+const SYNC_NODE_OPTIONS = deployedNodeOptions('sync');
 
 interface Step {
   /** RSS when the step began, after a full garbage collection: what earlier steps left behind. */
@@ -233,7 +235,8 @@ async function benchOneScale(scale: number): Promise<void> {
 /** Runs one scale in a child process and returns its report. */
 async function benchInChild(scale: number): Promise<ScaleReport> {
   // --expose-gc: each step starts after a full collection, so its peak is less of what earlier steps left.
-  const child = spawn(process.execPath, ['--expose-gc', ...process.execArgv, import.meta.filename], {
+  // The sync's Node options as deployed (its heap cap); the simulator, a process of its own, runs without them.
+  const child = spawn(process.execPath, ['--expose-gc', ...SYNC_NODE_OPTIONS, ...process.execArgv, import.meta.filename], {
     cwd: repoRoot,
     env: { ...process.env, BENCH_ONE_SCALE: String(scale) },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -269,6 +272,7 @@ if (one !== undefined) {
   await benchOneScale(Number(one));
 } else {
   const scales = (process.env.BENCH_SCALES ?? process.env.BENCH_SCALE ?? '10,100').split(',').map((scale) => Number(scale.trim()));
+  process.stdout.write(`sync process options as deployed (deploy/k8s/base/services/sync.yaml): ${SYNC_NODE_OPTIONS.join(' ') || 'none'}\n`);
   if (scales.some((scale) => !(scale > 0))) throw new Error(`BENCH_SCALES must list positive numbers, got ${process.env.BENCH_SCALES}`);
   const reports: ScaleReport[] = [];
   for (const scale of scales) {

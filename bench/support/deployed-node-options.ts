@@ -1,0 +1,23 @@
+/**
+ * The Node options a service runs with where it is deployed (its NODE_OPTIONS in deploy/k8s/base), so a bench
+ * measures the service as it runs there; deploy/test keeps docker-compose in step with them.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseAllDocuments } from 'yaml';
+
+const repoRoot = path.resolve(import.meta.dirname, '..', '..');
+
+interface Container {
+  name: string;
+  env?: { name: string; value?: string }[];
+}
+
+export function deployedNodeOptions(service: string): string[] {
+  const manifests = parseAllDocuments(readFileSync(path.join(repoRoot, 'deploy/k8s/base/services', `${service}.yaml`), 'utf8')).map(
+    (document) => document.toJS() as { kind: string; spec?: { template?: { spec?: { containers?: Container[] } } } },
+  );
+  const containers = manifests.find((manifest) => manifest.kind === 'Deployment')?.spec?.template?.spec?.containers ?? [];
+  const value = containers.find((container) => container.name === service)?.env?.find((entry) => entry.name === 'NODE_OPTIONS')?.value;
+  return value?.split(/\s+/).filter(Boolean) ?? [];
+}
