@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { changeDataJson, deliveryBody, serialiseDeliveryBody, type ChangeContent } from '../src/features/delivery/delivery-body.js';
 import type { ClaimedDelivery } from '../src/features/delivery/delivery-store.js';
-import { HostQueues } from '../src/features/delivery/host-queues.js';
+import { HostQueues, MAX_SLOW_HOSTS, SLOW_AFTER_MS, SLOW_REMEMBERED_MS } from '../src/features/delivery/host-queues.js';
 
 const sentAt = new Date('2025-03-03T10:00:00.123Z');
 
@@ -74,5 +74,54 @@ describe('the per-host queues of leased deliveries', () => {
     expect(queues.takeWaiting().map((each) => each.id)).toEqual(['b2']);
     expect(queues.waiting).toBe(0);
     expect(queues.running).toBe(2);
+  });
+});
+
+describe('slow hosts', () => {
+  function queuesAt(hostLimit = 2) {
+    let now = 1_000;
+    const queues = new HostQueues({ hostLimit, limit: 10_000 }, () => now);
+    return { queues, advance: (ms: number) => (now += ms) };
+  }
+
+  it('are hosts whose every slot has been taken for a second with no attempt ending, and no others', () => {
+    const { queues, advance } = queuesAt();
+    queues.add([delivery('a1', 'a:80'), delivery('a2', 'a:80'), delivery('a3', 'a:80'), delivery('b1', 'b:80')]);
+    queues.takeStartable();
+    advance(SLOW_AFTER_MS - 1);
+    expect(queues.slowHosts()).toEqual([]);
+    advance(1);
+    // b has a free slot: its one attempt may be slow, but nothing waits behind it.
+    expect(queues.slowHosts()).toEqual(['a:80']);
+  });
+
+  it('stay slow while idle between attempts, until an attempt to them ends within a second', () => {
+    const { queues, advance } = queuesAt(1);
+    queues.add([delivery('a1', 'a:80')]);
+    queues.takeStartable();
+    advance(SLOW_AFTER_MS);
+    expect(queues.slowHosts()).toEqual(['a:80']);
+    // The hung attempt times out: the host has nothing running or waiting, and is still slow.
+    advance(30_000);
+    queues.finished('a:80', 30_000 + SLOW_AFTER_MS);
+    expect(queues.slowHosts()).toEqual(['a:80']);
+    queues.add([delivery('a2', 'a:80')]);
+    queues.takeStartable();
+    advance(10);
+    queues.finished('a:80', 10);
+    expect(queues.slowHosts()).toEqual([]);
+  });
+
+  it('are forgotten when not seen stalled for a while, and never more than a bounded number are kept', () => {
+    const { queues, advance } = queuesAt(1);
+    const hosts = Array.from({ length: MAX_SLOW_HOSTS + 5 }, (_, index) => `h${index}:80`);
+    queues.add(hosts.map((host) => delivery(`d-${host}`, host)));
+    queues.takeStartable();
+    advance(SLOW_AFTER_MS);
+    const slow = queues.slowHosts();
+    expect(slow).toHaveLength(MAX_SLOW_HOSTS);
+    for (const host of hosts) queues.finished(host, 2 * SLOW_AFTER_MS);
+    advance(SLOW_REMEMBERED_MS);
+    expect(queues.slowHosts()).toEqual([]);
   });
 });

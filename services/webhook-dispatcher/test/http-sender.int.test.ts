@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AddressPolicy } from '../src/features/addresses/address-policy.js';
 import { AddressGuard } from '../src/features/delivery/address-guard.js';
@@ -70,6 +72,32 @@ describe('an attempt', () => {
     shutdown.abort();
     expect(await sender({ timeoutMs: 5000 }).post(subscriber.url, HEADERS, '{}', shutdown.signal)).toMatchObject({ interrupted: true });
     expect(subscriber.received).toHaveLength(0);
+  });
+
+  it('waits past an interim 1xx answer: one that never follows is a timeout, and a shutdown still interrupts it', async () => {
+    const server = createServer((_req, res) => res.writeProcessing());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    opened.push({ close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }) });
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    expect(await sender({ timeoutMs: 300 }).post(url, HEADERS, '{}')).toEqual({
+      ok: false, responseCode: null, responseBody: null, errorMessage: 'Timed out after 300 ms',
+    });
+    const shutdown = new AbortController();
+    const pending = sender({ timeoutMs: 5000 }).post(url, HEADERS, '{}', shutdown.signal);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    shutdown.abort();
+    expect(await pending).toMatchObject({ responseCode: null, interrupted: true });
+  });
+
+  it('takes the final answer after an interim 1xx', async () => {
+    const server = createServer((_req, res) => {
+      res.writeEarlyHints({ link: '</hints>; rel=preload' });
+      res.writeHead(202, { 'content-type': 'text/plain' }).end('accepted');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    opened.push({ close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }) });
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    expect(await sender({ timeoutMs: 5000 }).post(url, HEADERS, '{}')).toEqual({ ok: true, responseCode: 202, responseBody: 'accepted', errorMessage: null });
   });
 
   it('names the network error when nothing listens', async () => {

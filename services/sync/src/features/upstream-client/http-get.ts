@@ -46,12 +46,16 @@ class CollectingExchange implements Dispatcher.DispatchHandler {
     private readonly reject: (error: HttpGetError) => void,
   ) {}
 
-  /** Ends the GET now; one still waiting for a connection is settled at once and aborted when it starts. */
+  /**
+   * Ends the GET now and stops its exchange. Settled first: between two redirect hops the controller is the
+   * completed hop's, whose abort does nothing, and a request still waiting for a connection has none yet
+   * (either is aborted when undici starts it, so it is never sent).
+   */
   cut(reason: Error): void {
     if (this.settled) return;
     this.cutShort = reason;
-    if (this.controller) this.controller.abort(reason);
-    else this.onResponseError(undefined, reason);
+    this.onResponseError(undefined, reason);
+    this.controller?.abort(reason);
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -60,6 +64,8 @@ class CollectingExchange implements Dispatcher.DispatchHandler {
   }
 
   onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
+    // A 1xx (102 Processing, 103 Early Hints) is not the answer: the GET still waits for it.
+    if (statusCode < 200) return;
     this.statusCode = statusCode;
     this.headers = headers;
   }

@@ -35,15 +35,16 @@ export class AttemptExchange implements Dispatcher.DispatchHandler {
   ) {}
 
   /**
-   * Ends the attempt now (timeout or shutdown). A request still waiting for a connection has no controller
-   * yet: it is settled at once and aborted when undici starts it, so it is never sent.
+   * Ends the attempt now (timeout or shutdown) and stops its exchange. A request still waiting for a
+   * connection has no controller yet: it is aborted when undici starts it, so it is never sent.
    */
   cut(reason: CutShort): void {
     if (this.settled || this.cutShort) return;
     this.cutShort = reason;
     const error = new Error(reason.kind === 'timeout' ? reason.message : 'Interrupted by shutdown');
-    if (this.controller) this.controller.abort(error);
-    else this.onResponseError(undefined, error);
+    // Settled first: the controller may belong to an exchange undici has already completed, whose abort does nothing.
+    this.onResponseError(undefined, error);
+    this.controller?.abort(error);
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -52,6 +53,8 @@ export class AttemptExchange implements Dispatcher.DispatchHandler {
   }
 
   onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number): void {
+    // A 1xx (102 Processing, 103 Early Hints) is not the answer: the attempt still waits for it.
+    if (statusCode < 200) return;
     this.statusCode = statusCode;
   }
 

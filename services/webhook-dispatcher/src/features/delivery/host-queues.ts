@@ -2,14 +2,16 @@ import type { ClaimedDelivery } from './delivery-store.js';
 
 /** How long a host's every slot may be taken without an attempt ending before the host counts as slow. */
 export const SLOW_AFTER_MS = 1000;
+/** How long a host stays slow after it was last seen stalled, unless an attempt to it ends quickly first. */
+export const SLOW_REMEMBERED_MS = 5 * 60_000;
+/** Slow hosts remembered at most; beyond it the one seen stalled longest ago is forgotten. */
+export const MAX_SLOW_HOSTS = 1000;
 
 interface HostQueue {
   waiting: ClaimedDelivery[];
   running: number;
   /** When an attempt to the host last started or ended (the clock's milliseconds). */
   lastProgressAt: number;
-  /** Every slot was taken by attempts that did not end for a while, and no quick attempt has ended since. */
-  slow: boolean;
 }
 
 export interface HostQueuesLimits {
@@ -29,6 +31,12 @@ export class HostQueues {
   private readonly hosts = new Map<string, HostQueue>();
   private waitingCount = 0;
   private runningCount = 0;
+  /**
+   * Slow hosts and when each was last seen stalled, oldest first. Kept apart from the queues, which are
+   * forgotten when a host has nothing running or waiting: a host that never answers is idle between the
+   * timeouts of its attempts, and would otherwise be leased ahead again after each of them.
+   */
+  private readonly slowSeenAt = new Map<string, number>();
 
   constructor(
     private readonly limits: HostQueuesLimits,
@@ -77,30 +85,34 @@ export class HostQueues {
    * without `tookMs`, a delivery taken to start was handed back unattempted.
    */
   finished(host: string, tookMs?: number): void {
+    if (tookMs !== undefined && tookMs < SLOW_AFTER_MS) this.slowSeenAt.delete(host);
     const queue = this.hosts.get(host);
     if (!queue) return;
     queue.running -= 1;
-    if (tookMs !== undefined) {
-      queue.lastProgressAt = this.clock();
-      if (tookMs < SLOW_AFTER_MS) queue.slow = false;
-    }
+    if (tookMs !== undefined) queue.lastProgressAt = this.clock();
     this.runningCount -= 1;
     this.forgetIfIdle(host, queue);
   }
 
   /**
-   * The hosts that are slow: every slot taken by attempts of which none has ended for SLOW_AFTER_MS (a host
-   * that answers slowly, or not at all), until an attempt to it ends quickly. Their next attempt cannot start
-   * before one of those ends, so what waits for them holds leases the other hosts could use.
+   * The hosts that are slow: seen with every slot taken by attempts of which none had ended for SLOW_AFTER_MS
+   * (a host that answers slowly, or not at all), within SLOW_REMEMBERED_MS and with no attempt to it ending
+   * quickly since. Their next attempt cannot start before one of those ends, so what waits for them holds
+   * leases the other hosts could use.
    */
   slowHosts(): string[] {
-    const before = this.clock() - SLOW_AFTER_MS;
-    const slow: string[] = [];
+    const now = this.clock();
     for (const [host, queue] of this.hosts) {
-      if (queue.running >= this.limits.hostLimit && queue.lastProgressAt <= before) queue.slow = true;
-      if (queue.slow) slow.push(host);
+      if (queue.running < this.limits.hostLimit || queue.lastProgressAt > now - SLOW_AFTER_MS) continue;
+      // Re-inserted, so the map stays in the order of when each host was last seen stalled.
+      this.slowSeenAt.delete(host);
+      this.slowSeenAt.set(host, now);
     }
-    return slow;
+    for (const [host, seenAt] of this.slowSeenAt) {
+      if (now - seenAt < SLOW_REMEMBERED_MS && this.slowSeenAt.size <= MAX_SLOW_HOSTS) break;
+      this.slowSeenAt.delete(host);
+    }
+    return [...this.slowSeenAt.keys()];
   }
 
   /** Removes and returns what waits for one host (its breaker opened) or, without a host, for every host. */
@@ -118,7 +130,7 @@ export class HostQueues {
   private queueOf(host: string): HostQueue {
     let queue = this.hosts.get(host);
     if (!queue) {
-      queue = { waiting: [], running: 0, lastProgressAt: this.clock(), slow: false };
+      queue = { waiting: [], running: 0, lastProgressAt: this.clock() };
       this.hosts.set(host, queue);
     }
     return queue;
