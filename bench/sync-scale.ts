@@ -7,7 +7,6 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -18,6 +17,7 @@ import { createKnex, migrateToLatest } from '@timetable/db';
 import { createLogger } from '@timetable/observability';
 import { createSyncService, SYNC_SCHEMA, syncMigrations, type SyncRunResult } from '@timetable/sync';
 import { deployedNodeOptions } from './support/deployed-node-options.js';
+import { procCpuSeconds } from './support/proc-cpu.js';
 import { PublishOnlyBus } from './support/publish-only-bus.js';
 
 const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -79,7 +79,7 @@ async function freePort(): Promise<number> {
 interface SimulatorProcess {
   stop: () => void;
   /** CPU seconds the simulator process has used so far (from /proc). */
-  cpuSeconds: () => number;
+  cpuSeconds: () => Promise<number>;
 }
 
 async function startSimulatorProcess(port: number, scale: number): Promise<SimulatorProcess> {
@@ -95,7 +95,7 @@ async function startSimulatorProcess(port: number, scale: number): Promise<Simul
   const deadline = Date.now() + 180_000;
   for (;;) {
     const answered = await fetch(`http://127.0.0.1:${port}/splan/json?m=getpus`).then((response) => response.ok, () => false);
-    if (answered) return { stop, cpuSeconds: () => processCpuSeconds(child.pid!) };
+    if (answered) return { stop, cpuSeconds: async () => (await procCpuSeconds(`/proc/${child.pid}/stat`)) ?? Number.NaN };
     if (Date.now() > deadline || child.exitCode !== null) {
       stop();
       throw new Error('simulator did not start');
@@ -116,27 +116,20 @@ async function withAdmin(work: (client: pg.Client) => Promise<unknown>): Promise
 
 const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
 
-/** User + system CPU seconds of a process of this machine: utime and stime, in clock ticks (100 a second). */
-function processCpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
 /** Duration, CPU time and RSS of one step, which starts after a full garbage collection. */
-async function measure<T>(work: () => Promise<T>, upstreamCpuSeconds: () => number): Promise<{ result: T; step: Step }> {
+async function measure<T>(work: () => Promise<T>, upstreamCpuSeconds: () => Promise<number>): Promise<{ result: T; step: Step }> {
   (globalThis as { gc?: () => void }).gc?.();
   const startRssMb = mb(process.memoryUsage().rss);
   let peak = process.memoryUsage().rss;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
   const cpu = process.cpuUsage();
-  const upstreamCpuBefore = upstreamCpuSeconds();
+  const upstreamCpuBefore = await upstreamCpuSeconds();
   const started = performance.now();
   try {
     const result = await work();
     const seconds = (performance.now() - started) / 1000;
     const used = process.cpuUsage(cpu);
-    const upstreamCpu = upstreamCpuSeconds() - upstreamCpuBefore;
+    const upstreamCpu = (await upstreamCpuSeconds()) - upstreamCpuBefore;
     peak = Math.max(peak, process.memoryUsage().rss);
     // resourceUsage().maxRSS is in kilobytes.
     const maxRssMb = Math.round(process.resourceUsage().maxRSS / 1024);

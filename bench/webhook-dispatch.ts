@@ -7,7 +7,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -20,6 +19,7 @@ import { createLogger } from '@timetable/observability';
 import { serveModule } from '@timetable/service-kit';
 import { createWebhookService, webhookMigrations, WEBHOOKS_SCHEMA } from '@timetable/webhook-dispatcher';
 import { formatProfile, profileWhile, type ProfileSummary } from './support/cpu-profile.js';
+import { procCpuSeconds } from './support/proc-cpu.js';
 
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 1_000);
 const HOSTS = 8;
@@ -85,14 +85,8 @@ async function cpuSeconds(database: string): Promise<{ node: number; mainThread:
   await withAdmin(async (client) => {
     const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [database]);
     for (const { pid } of rows) {
-      const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
-      if (stat === null || postgres === null) {
-        postgres = null;
-        continue;
-      }
-      // utime and stime, in clock ticks (100 a second on Linux), after the parenthesised command name.
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      postgres += (Number(fields[11]) + Number(fields[12])) / 100;
+      const seconds = await procCpuSeconds(`/proc/${pid}/stat`);
+      postgres = seconds === null || postgres === null ? null : postgres + seconds;
     }
   });
   return { node: (usage.user + usage.system) / 1e6, mainThread, postgres };
@@ -103,9 +97,9 @@ async function cpuSeconds(database: string): Promise<{ node: number; mainThread:
  * total also counts V8's garbage collection helpers and libuv's threads.
  */
 async function mainThreadCpuSeconds(): Promise<number> {
-  const stat = await readFile(`/proc/self/task/${process.pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  const seconds = await procCpuSeconds(`/proc/self/task/${process.pid}/stat`);
+  if (seconds === null) throw new Error('the main thread\'s CPU time is read from /proc, which this machine lacks');
+  return seconds;
 }
 
 /** Deliveries per second until every live receiver holds `perReceiver` more deliveries than at the start. */

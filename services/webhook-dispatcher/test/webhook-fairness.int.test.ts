@@ -59,6 +59,18 @@ describe('test deliveries per webhook: at most 10 a minute', () => {
   });
 });
 
+/** Two developers' webhooks, one to a host that never answers (20 s timeout) and one to a host that answers at once. */
+async function hungAndLiveHosts() {
+  const h = await harness({ timeoutMs: 20_000, drainTimeoutMs: 100 });
+  const dead = await receiver(() => 'hang');
+  const live = await receiver();
+  const deadCourse = randomUUID();
+  const liveCourse = randomUUID();
+  const deadHook = await webhook(h, randomUUID(), { url: dead.url, filterScope: 'course', filterCourseId: deadCourse });
+  await webhook(h, randomUUID(), { url: live.url, filterScope: 'course', filterCourseId: liveCourse });
+  return { h, dead, live, deadCourse, deadHook, liveCourse };
+}
+
 describe('fair claiming', () => {
   it("delivers another developer's 20 to a fast host in the first cycle while 2,000 wait for a host answering after 5 s", async () => {
     const h = await harness({ drainTimeoutMs: 100 });
@@ -84,13 +96,7 @@ describe('fair claiming', () => {
   });
 
   it('claims again a second after a short claim although only attempts to a host that never answers are in flight', async () => {
-    const h = await harness({ timeoutMs: 20_000, drainTimeoutMs: 100 });
-    const dead = await receiver(() => 'hang');
-    const live = await receiver();
-    const deadCourse = randomUUID();
-    const liveCourse = randomUUID();
-    await webhook(h, randomUUID(), { url: dead.url, filterScope: 'course', filterCourseId: deadCourse });
-    await webhook(h, randomUUID(), { url: live.url, filterScope: 'course', filterCourseId: liveCourse });
+    const { h, dead, live, deadCourse, liveCourse } = await hungAndLiveHosts();
     await h.publish(...Array.from({ length: 4 }, () => ({ courseId: deadCourse })), ...Array.from({ length: 2 }, () => ({ courseId: liveCourse })));
 
     // The claim of these six comes back short; the two live attempts end, fewer than the claim waits for.
@@ -104,13 +110,7 @@ describe('fair claiming', () => {
   });
 
   it('leases a host whose every slot has hung for a second no more than its slots, and hands back what waited for it', async () => {
-    const h = await harness({ timeoutMs: 20_000, drainTimeoutMs: 100 });
-    const dead = await receiver(() => 'hang');
-    const live = await receiver();
-    const deadCourse = randomUUID();
-    const liveCourse = randomUUID();
-    const deadHook = await webhook(h, randomUUID(), { url: dead.url, filterScope: 'course', filterCourseId: deadCourse });
-    await webhook(h, randomUUID(), { url: live.url, filterScope: 'course', filterCourseId: liveCourse });
+    const { h, dead, live, deadCourse, deadHook, liveCourse } = await hungAndLiveHosts();
     await h.publish(...Array.from({ length: 40 }, () => ({ courseId: deadCourse })), ...Array.from({ length: 5 }, () => ({ courseId: liveCourse })));
     // The most leases to the hung host seen at once, sampled while waiting.
     let mostLeasedToDead = 0;

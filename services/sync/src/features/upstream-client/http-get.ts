@@ -24,15 +24,23 @@ export class HttpGetError extends Error {
 
 export function httpGet(dispatcher: Dispatcher, url: URL, headers: Record<string, string>, timeoutMs: number): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
-    const exchange = new CollectingExchange(resolve, reject);
+    const exchange = new CollectingExchange(
+      (answer) => {
+        clearTimeout(timer);
+        resolve(answer);
+      },
+      (error) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+    // Settled only by undici's callbacks or by the cut, both of which come after this line.
     const timer = setTimeout(() => exchange.cut(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
-    exchange.finally = () => clearTimeout(timer);
     dispatcher.dispatch({ origin: url.origin, path: `${url.pathname}${url.search}`, method: 'GET', headers }, exchange);
   });
 }
 
 class CollectingExchange implements Dispatcher.DispatchHandler {
-  finally: () => void = () => undefined;
   private controller: Dispatcher.DispatchController | undefined;
   private statusCode = 0;
   private headers: IncomingHttpHeaders = {};
@@ -78,7 +86,6 @@ class CollectingExchange implements Dispatcher.DispatchHandler {
   onResponseEnd(): void {
     if (this.settled) return;
     this.settled = true;
-    this.finally();
     const bytes = this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks, this.size);
     this.resolve({ statusCode: this.statusCode, headers: this.headers, bytes });
   }
@@ -86,7 +93,6 @@ class CollectingExchange implements Dispatcher.DispatchHandler {
   onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
     if (this.settled) return;
     this.settled = true;
-    this.finally();
     this.reject(new HttpGetError((this.cutShort ?? error).message, this.statusCode !== 0));
   }
 }
