@@ -69,7 +69,7 @@ describe('claim pacing', () => {
     pacing.claiming();
     pacing.claimed(10, 400);
     expect(pacing.isDue()).toBe(false);
-    pacing.idle();
+    pacing.allowNow();
     expect(pacing.isDue()).toBe(true);
   });
 });

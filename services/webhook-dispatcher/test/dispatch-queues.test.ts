@@ -112,6 +112,58 @@ describe('slow hosts', () => {
     expect(queues.slowHosts()).toEqual([]);
   });
 
+  it('run on slots of their own, so their hung attempts leave the process its limit for the other hosts', () => {
+    let now = 1_000;
+    const queues = new HostQueues({ hostLimit: 2, limit: 4 }, () => now);
+    queues.add(['d1', 'd2', 'd3'].map((id) => delivery(id, 'dead:80')));
+    queues.add(['a1', 'a2', 'a3', 'a4', 'a5'].map((id) => delivery(id, 'a:80')));
+    queues.add(['b1', 'b2', 'b3'].map((id) => delivery(id, 'b:80')));
+    expect(queues.takeStartable().map((each) => each.id)).toEqual(['d1', 'a1', 'b1', 'd2']);
+    queues.finished('a:80', 5);
+    queues.finished('b:80', 5);
+    // Until the dead host counts as slow, its two attempts hold two of the process's four slots.
+    expect(queues.takeStartable().map((each) => each.id)).toEqual(['a2', 'b2']);
+    now += SLOW_AFTER_MS;
+    expect(queues.slowHosts()).toEqual(['dead:80']);
+    expect(queues.takeStartable().map((each) => each.id)).toEqual(['a3', 'b3']);
+    expect(queues.running).toBe(6);
+    // Its slots are still its host limit: nothing more starts for it while its two attempts hang.
+    expect(queues.takeWaiting('dead:80').map((each) => each.id)).toEqual(['d3']);
+
+    // Once an attempt to it ends quickly it is an ordinary host again, and counts against the process's slots.
+    queues.finished('dead:80', 30_000);
+    queues.finished('dead:80', 10);
+    expect(queues.slowHosts()).toEqual([]);
+    queues.add([delivery('d4', 'dead:80'), delivery('d5', 'dead:80')]);
+    queues.finished('a:80', 5);
+    expect(queues.takeStartable().map((each) => each.id)).toEqual(['a4']);
+    queues.finished('b:80', 5);
+    expect(queues.takeStartable().map((each) => each.id)).toEqual(['d4']);
+    expect(queues.running).toBe(4);
+  });
+
+  it('never leave more than twice the process limit running', () => {
+    let now = 1_000;
+    const queues = new HostQueues({ hostLimit: 1, limit: 2 }, () => now);
+    queues.add(['x', 'y', 'z'].map((host) => delivery(`d-${host}`, `${host}:80`)));
+    expect(queues.takeStartable()).toHaveLength(2);
+    now += SLOW_AFTER_MS;
+    expect(queues.slowHosts()).toEqual(['x:80', 'y:80']);
+    expect(queues.takeStartable().map((each) => each.id)).toEqual(['d-z']);
+    queues.add(['v', 'w'].map((host) => delivery(`d-${host}`, `${host}:80`)));
+    expect(queues.takeStartable().map((each) => each.id)).toEqual(['d-v']);
+    now += SLOW_AFTER_MS;
+    // z and v are slow too, but the slow hosts' two slots are taken: their attempts stay on the process's.
+    expect(queues.slowHosts()).toEqual(['x:80', 'y:80', 'z:80', 'v:80']);
+    expect(queues.takeStartable()).toEqual([]);
+    expect(queues.running).toBe(4);
+    // When x's attempt times out, z's moves to the slot it left, and w gets z's.
+    queues.finished('x:80', 2 * SLOW_AFTER_MS);
+    queues.slowHosts();
+    expect(queues.takeStartable().map((each) => each.id)).toEqual(['d-w']);
+    expect(queues.running).toBe(4);
+  });
+
   it('are forgotten when not seen stalled for a while, and never more than a bounded number are kept', () => {
     const { queues, advance } = queuesAt(1);
     const hosts = Array.from({ length: MAX_SLOW_HOSTS + 5 }, (_, index) => `h${index}:80`);

@@ -109,6 +109,21 @@ describe('fair claiming', () => {
     await cycle;
   });
 
+  it('claims at once when a cycle is asked for while one waits only on attempts to a host that never answers', async () => {
+    const { h, dead, live, deadCourse, liveCourse } = await hungAndLiveHosts();
+    await h.publish(...Array.from({ length: 4 }, () => ({ courseId: deadCourse })));
+    const cycle = h.module.dispatcher.runCycle();
+    await waitFor('the four hung attempts', () => dead.received.length === 4);
+    await h.publish(...Array.from({ length: 2 }, () => ({ courseId: liveCourse })));
+    // No attempt has ended, so the running cycle's own pacing would claim only after the interval (an hour here).
+    const joined = h.module.dispatcher.runCycle();
+    expect(joined).toBe(cycle);
+    await waitFor('the two published later', () => live.received.length === 2, 3000);
+    expect(dead.received).toHaveLength(4);
+    await h.module.dispatcher.stop();
+    await cycle;
+  });
+
   it('leases a host whose every slot has hung for a second no more than its slots, and hands back what waited for it', async () => {
     const { h, dead, live, deadCourse, deadHook, liveCourse } = await hungAndLiveHosts();
     await h.publish(...Array.from({ length: 40 }, () => ({ courseId: deadCourse })), ...Array.from({ length: 5 }, () => ({ courseId: liveCourse })));
@@ -128,6 +143,28 @@ describe('fair claiming', () => {
     // Claimed ahead while the host was not yet known to be slow (its 4 attempts and some of the 36 behind them).
     expect(mostLeasedToDead).toBeGreaterThan(4);
     expect(dead.received).toHaveLength(4);
+    await h.module.dispatcher.stop();
+    await cycle;
+  });
+
+  it('keeps delivering to a live host while hosts that never answer hold every one of the process\'s slots', async () => {
+    // Two hung hosts at their limit of 2 take all 4 of the process's slots until they count as slow.
+    const h = await harness({ concurrency: 4, hostConcurrency: 2, timeoutMs: 20_000, drainTimeoutMs: 100 });
+    const deadHosts = [await receiver(() => 'hang'), await receiver(() => 'hang')];
+    const live = await receiver();
+    const deadCourse = randomUUID();
+    const liveCourse = randomUUID();
+    for (const dead of deadHosts) await webhook(h, randomUUID(), { url: dead.url, filterScope: 'course', filterCourseId: deadCourse });
+    await webhook(h, randomUUID(), { url: live.url, filterScope: 'course', filterCourseId: liveCourse });
+    await h.publish(...Array.from({ length: 2 }, () => ({ courseId: deadCourse })));
+    const cycle = h.module.dispatcher.runCycle();
+    await waitFor('the four hung attempts', () => deadHosts.every((dead) => dead.received.length === 2));
+
+    await h.publish(...Array.from({ length: 3 }, () => ({ courseId: liveCourse })));
+    void h.module.dispatcher.runCycle();
+    // Delivered once the hung hosts count as slow (a second), not when their attempts time out after 20 s.
+    await waitFor('the live host to receive its three', () => live.received.length === 3, 5000);
+    expect(deadHosts.map((dead) => dead.received.length)).toEqual([2, 2]);
     await h.module.dispatcher.stop();
     await cycle;
   });

@@ -47,8 +47,11 @@ export class ClaimPacing {
     this.claimAfterEnded = count < room ? Math.max(1, Math.floor(count / 2)) : 0;
   }
 
-  /** Nothing is running or waiting: the next claim may come at once, whatever the last one brought. */
-  idle(): void {
+  /**
+   * The next claim may come at once, whatever the last one brought: nothing is running or waiting, or a
+   * cycle was asked for while this one ran.
+   */
+  allowNow(): void {
     this.claimAfterEnded = 0;
   }
 }

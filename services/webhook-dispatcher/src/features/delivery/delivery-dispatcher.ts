@@ -129,9 +129,18 @@ export class DeliveryDispatcher {
     return this.running;
   }
 
-  /** One cycle; a call while one is under way joins it. */
+  /**
+   * One cycle. A call while one is under way joins it, and has it claim what is due now rather than when its
+   * pacing would: a cycle lasts while any attempt is in flight, which is as long as a request timeout when a
+   * subscriber does not answer, and new work would otherwise wait for the interval.
+   */
   runCycle(): Promise<void> {
-    this.current ??= this.cycle().finally(() => {
+    if (this.current) {
+      this.pacing.allowNow();
+      this.inFlight.wake();
+      return this.current;
+    }
+    this.current = this.cycle().finally(() => {
       this.current = undefined;
     });
     return this.current;
@@ -156,7 +165,7 @@ export class DeliveryDispatcher {
     dueDeliveries.set(await this.store.countDue(this.settings.now()));
     const maxHeld = this.settings.concurrency * CLAIM_AHEAD_FACTOR;
     const intervalMs = this.settings.intervalSeconds * 1000;
-    this.pacing.idle();
+    this.pacing.allowNow();
     try {
       for (;;) {
         if (this.stopping) {
@@ -189,7 +198,7 @@ export class DeliveryDispatcher {
           if (nothingMoreDue) return;
           // This dispatcher's unwritten leases may have held a host at its cap: write them, then claim again.
           await this.recorder.flushed();
-          this.pacing.idle();
+          this.pacing.allowNow();
           continue;
         }
         // With attempts in flight, look again at least as often as a host can turn slow (releaseSlowHosts).
@@ -205,7 +214,8 @@ export class DeliveryDispatcher {
   /**
    * Hands back what waits for hosts that have become slow (queues.slowHosts), and remembers them so that the
    * next claims lease them no more than they can run: their queue would hold leases the other hosts could use
-   * (checked at most every SLOW_CHECK_MS; the check walks every host).
+   * (checked at most every SLOW_CHECK_MS; the check walks every host). Their attempts no longer take the
+   * process's slots (HostQueues), so what waits for other hosts may start.
    */
   private releaseSlowHosts(): void {
     const now = performance.now();
@@ -216,6 +226,8 @@ export class DeliveryDispatcher {
       const waiting = this.queues.takeWaiting(host);
       if (waiting.length > 0) this.recorder.release(waiting);
     }
+    // Their attempts have moved to the slow hosts' slots, which may have freed some of the process's.
+    if (this.slowHosts.length > 0) this.startReady();
   }
 
   private claim(limit: number): Promise<ClaimedDelivery[]> {

@@ -10,6 +10,8 @@ export const MAX_SLOW_HOSTS = 1000;
 interface HostQueue {
   waiting: ClaimedDelivery[];
   running: number;
+  /** Whether its running attempts count against the slow hosts' slots rather than the process's. */
+  slow: boolean;
   /** When an attempt to the host last started or ended (the clock's milliseconds). */
   lastProgressAt: number;
 }
@@ -17,7 +19,7 @@ interface HostQueue {
 export interface HostQueuesLimits {
   /** DELIVERY_HOST_CONCURRENCY: attempts running at once to one host. */
   hostLimit: number;
-  /** Attempts running at once in this process. */
+  /** Attempts running at once in this process, not counting those to slow hosts (which have as many again). */
   limit: number;
 }
 
@@ -25,12 +27,19 @@ export interface HostQueuesLimits {
  * The deliveries this dispatcher has leased but not yet started, per subscriber host in claim order, and
  * the attempts running per host. A delivery starts only while its host is below the host limit and the
  * process below its limit; when the process limit is what holds them back, hosts take turns.
+ *
+ * Attempts to slow hosts (see slowHosts) count against slots of their own, as many as the process limit,
+ * not against the process's (so no more than twice the limit ever run): an attempt that waits for an answer that may never come costs a socket and a
+ * timer, not CPU, and one subscriber that stopped answering would otherwise keep its host limit's worth of
+ * the process's slots from the hosts that answer for as long as its attempts take to time out.
  */
 export class HostQueues {
   /** In turn order: a host that has just started an attempt moves to the back. */
   private readonly hosts = new Map<string, HostQueue>();
   private waitingCount = 0;
+  /** Attempts running to hosts that are not slow, and to slow hosts: each against a limit of its own. */
   private runningCount = 0;
+  private slowRunningCount = 0;
   /**
    * Slow hosts and when each was last seen stalled, oldest first. Kept apart from the queues, which are
    * forgotten when a host has nothing running or waiting: a host that never answers is idle between the
@@ -47,8 +56,9 @@ export class HostQueues {
     return this.waitingCount;
   }
 
+  /** Attempts running, to slow hosts or not. */
   get running(): number {
-    return this.runningCount;
+    return this.runningCount + this.slowRunningCount;
   }
 
   add(claimed: readonly ClaimedDelivery[]): void {
@@ -62,16 +72,17 @@ export class HostQueues {
   takeStartable(): ClaimedDelivery[] {
     const started: ClaimedDelivery[] = [];
     let progress = true;
-    while (progress && this.runningCount < this.limits.limit) {
+    while (progress && (this.runningCount < this.limits.limit || this.slowRunningCount < this.limits.limit)) {
       progress = false;
       for (const [host, queue] of [...this.hosts]) {
-        if (this.runningCount >= this.limits.limit) break;
         if (queue.running >= this.limits.hostLimit || queue.waiting.length === 0) continue;
+        if ((queue.slow ? this.slowRunningCount : this.runningCount) >= this.limits.limit) continue;
         started.push(queue.waiting.shift()!);
         queue.running += 1;
         queue.lastProgressAt = this.clock();
         this.waitingCount -= 1;
-        this.runningCount += 1;
+        if (queue.slow) this.slowRunningCount += 1;
+        else this.runningCount += 1;
         this.hosts.delete(host);
         this.hosts.set(host, queue);
         progress = true;
@@ -85,13 +96,15 @@ export class HostQueues {
    * without `tookMs`, a delivery taken to start was handed back unattempted.
    */
   finished(host: string, tookMs?: number): void {
-    if (tookMs !== undefined && tookMs < SLOW_AFTER_MS) this.slowSeenAt.delete(host);
     const queue = this.hosts.get(host);
-    if (!queue) return;
-    queue.running -= 1;
-    if (tookMs !== undefined) queue.lastProgressAt = this.clock();
-    this.runningCount -= 1;
-    this.forgetIfIdle(host, queue);
+    if (queue) {
+      queue.running -= 1;
+      if (tookMs !== undefined) queue.lastProgressAt = this.clock();
+      if (queue.slow) this.slowRunningCount -= 1;
+      else this.runningCount -= 1;
+    }
+    if (tookMs !== undefined && tookMs < SLOW_AFTER_MS) this.forgetSlow(host);
+    if (queue) this.forgetIfIdle(host, queue);
   }
 
   /**
@@ -107,10 +120,12 @@ export class HostQueues {
       // Re-inserted, so the map stays in the order of when each host was last seen stalled.
       this.slowSeenAt.delete(host);
       this.slowSeenAt.set(host, now);
+      // Only while the slow hosts' slots have room for its attempts: never more than twice the limit run.
+      if (this.slowRunningCount + queue.running <= this.limits.limit) this.countAs(queue, true);
     }
     for (const [host, seenAt] of this.slowSeenAt) {
       if (now - seenAt < SLOW_REMEMBERED_MS && this.slowSeenAt.size <= MAX_SLOW_HOSTS) break;
-      this.slowSeenAt.delete(host);
+      this.forgetSlow(host);
     }
     return [...this.slowSeenAt.keys()];
   }
@@ -130,10 +145,25 @@ export class HostQueues {
   private queueOf(host: string): HostQueue {
     let queue = this.hosts.get(host);
     if (!queue) {
-      queue = { waiting: [], running: 0, lastProgressAt: this.clock() };
+      queue = { waiting: [], running: 0, slow: this.slowSeenAt.has(host), lastProgressAt: this.clock() };
       this.hosts.set(host, queue);
     }
     return queue;
+  }
+
+  private forgetSlow(host: string): void {
+    if (!this.slowSeenAt.delete(host)) return;
+    const queue = this.hosts.get(host);
+    if (queue) this.countAs(queue, false);
+  }
+
+  /** Moves a host's running attempts to the slow hosts' slots or back to the process's. */
+  private countAs(queue: HostQueue, slow: boolean): void {
+    if (queue.slow === slow) return;
+    const moved = slow ? queue.running : -queue.running;
+    this.runningCount -= moved;
+    this.slowRunningCount += moved;
+    queue.slow = slow;
   }
 
   private forgetIfIdle(host: string, queue: HostQueue): void {
