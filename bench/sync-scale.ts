@@ -1,7 +1,7 @@
 /**
  * Sync at scale (bench/README.md, "Sync at scale"): for each scale of BENCH_SCALES (default 10,100), the first
- * sync of the simulator university, publishing its outbox, an unchanged re-sync, and a re-sync after the
- * simulator changed about one percent of the events. Each scale runs in a child process of its own, so the
+ * sync of the simulator university, publishing its outbox, an unchanged re-sync, a bare loop fetching what that
+ * re-sync fetched (its baseline), and a re-sync after the simulator changed about one percent of the events. Each scale runs in a child process of its own, so the
  * peak RSS of one is not inherited by the next; the simulator runs in a further child process, so the RSS is
  * the sync's own. The sync writes to a fresh database that is dropped after.
  */
@@ -16,6 +16,7 @@ import { topics } from '@timetable/contracts';
 import { createKnex, migrateToLatest } from '@timetable/db';
 import { createLogger } from '@timetable/observability';
 import { createSyncService, SYNC_SCHEMA, syncMigrations, type SyncRunResult } from '@timetable/sync';
+import { addressesLastRead, bareFetch } from './support/bare-fetch.js';
 import { deployedNodeOptions } from './support/deployed-node-options.js';
 import { procCpuSeconds } from './support/proc-cpu.js';
 import { PublishOnlyBus } from './support/publish-only-bus.js';
@@ -30,6 +31,8 @@ const EVENTS_PER_CHURN_OPERATION = 2;
 const CHURN_PER_REQUEST = 1000;
 const RESULT_PREFIX = 'SYNC_SCALE_RESULT ';
 const SYNC_NODE_OPTIONS = deployedNodeOptions('sync');
+/** Requests the sync has open at once (DEFAULT_CONCURRENCY in services/sync/src/features/upstream-client/read-upstream.ts). */
+const SYNC_CONCURRENCY = 6;
 
 interface Step {
   /** RSS when the step began, after a full garbage collection: what earlier steps left behind. */
@@ -62,6 +65,8 @@ interface ScaleReport {
   firstSync: RunStep;
   publishOutbox: Step;
   unchangedResync: RunStep & { shareOfFirst: number; cpuShareOfFirst: number };
+  /** The same addresses fetched by a bare loop, right after the unchanged re-sync. */
+  bareFetch: Step & { requests: number; megabytes: number };
   churn: { operations: number; eventsChanged: number; shareOfEvents: number };
   churnResync: RunStep & { shareOfFirst: number };
 }
@@ -179,6 +184,8 @@ async function benchOneScale(scale: number): Promise<void> {
     const first = await measureStep(() => sync.runOnce());
     const publish = await measureStep(() => sync.relay.drain());
     const unchanged = await measureStep(() => sync.runOnce());
+    const addresses = await addressesLastRead(knex, simulatorUrl);
+    const bare = await measureStep(() => bareFetch(addresses, SYNC_CONCURRENCY));
     const events = await count('event');
     const entities = await count();
 
@@ -210,6 +217,7 @@ async function benchOneScale(scale: number): Promise<void> {
         shareOfFirst: unchanged.step.seconds / first.step.seconds,
         cpuShareOfFirst: unchanged.step.cpuSeconds / first.step.cpuSeconds,
       },
+      bareFetch: { ...bare.step, requests: addresses.length, megabytes: bare.result / 2 ** 20 },
       churn: {
         operations,
         eventsChanged: Number(eventsChanged[0]?.count ?? 0),
@@ -254,6 +262,10 @@ function describe(report: ScaleReport): string {
     `  publishing the outbox: ${report.publishOutbox.seconds.toFixed(1)} s, peak RSS ${report.publishOutbox.peakRssMb} MB`,
     `${run('unchanged re-sync', report.unchangedResync)}`,
     `    = ${(report.unchangedResync.shareOfFirst * 100).toFixed(1)} % of the first (CPU ${(report.unchangedResync.cpuShareOfFirst * 100).toFixed(1)} %)`,
+    `  bare fetch of the same ${report.bareFetch.requests} addresses (${report.bareFetch.megabytes.toFixed(1)} MB), ${SYNC_CONCURRENCY} at a time: ` +
+      `${report.bareFetch.seconds.toFixed(2)} s (CPU ${report.bareFetch.cpuSeconds.toFixed(2)} s; the simulator's ${report.bareFetch.upstreamCpuSeconds.toFixed(2)} s)`,
+    `    the unchanged re-sync took ${(report.unchangedResync.seconds / report.bareFetch.seconds).toFixed(2)} times its time and ` +
+      `${(report.unchangedResync.cpuSeconds / report.bareFetch.cpuSeconds).toFixed(2)} times its CPU`,
     `  churn: ${report.churn.operations} simulator changes, ${report.churn.eventsChanged} event changes (${(report.churn.shareOfEvents * 100).toFixed(1)} % of the events)`,
     `${run('churn re-sync', report.churnResync)}`,
     `    = ${(report.churnResync.shareOfFirst * 100).toFixed(1)} % of the first`,
