@@ -285,8 +285,10 @@ async function main(): Promise<void> {
       `main thread alone (the event loop): dispatcher ${perDelivery(cpuAfter.mainThread - cpuBefore.mainThread)} a delivery, bare loop ${perDelivery(bare.mainThread)}`,
       `one more subscriber that never answers, in ${pairs.length} pairs of batches (the others alone and with it, in turn):`,
       `  the first pair (the dead host is new):   ${pairs[0]!.alone.toFixed(0)} and ${pairs[0]!.withDead.toFixed(0)} deliveries/s to the others, ${slowdown(pairs[0]!.withDead, pairs[0]!.alone)}`,
-      `  the later pairs (it is known slow):      ${later.map((pair) => slowdown(pair.withDead, pair.alone)).join(', ')}`,
-      `                                           median ${slowdownPercent(median(later.map((pair) => pair.withDead / pair.alone)))}   (target <= 10 %)`,
+      later.length === 0
+        ? '  no later pairs (BENCH_DEAD_ROUNDS=0)'
+        : `  the later pairs (it is known slow):      ${later.map((pair) => slowdown(pair.withDead, pair.alone)).join(', ')}\n` +
+          `                                           median ${slowdownPercent(median(later.map((pair) => pair.withDead / pair.alone)))}   (target <= 10 %)`,
     ];
     process.stdout.write(`${report.join('\n')}\n`);
     if (profile) process.stdout.write(`\n${formatProfile('the dispatching process (dispatcher and the 8 receivers)', profile)}\n`);
