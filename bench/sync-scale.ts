@@ -17,7 +17,7 @@ import { createKnex, migrateToLatest } from '@timetable/db';
 import { createLogger } from '@timetable/observability';
 import { createSyncService, SYNC_SCHEMA, syncMigrations, type SyncRunResult } from '@timetable/sync';
 import { addressesLastRead, bareFetch } from './support/bare-fetch.js';
-import { deployedNodeOptions } from './support/deployed-node-options.js';
+import { deployedNodeOptions } from '../scripts/stack/deployed-node-options.js';
 import { procCpuSeconds } from './support/proc-cpu.js';
 import { PublishOnlyBus } from './support/publish-only-bus.js';
 

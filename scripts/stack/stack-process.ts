@@ -15,6 +15,8 @@ export interface ProcessSpec {
   url: string;
   /** Answers 2xx once the process is ready for traffic. */
   readyUrl: string;
+  /** Node options before the entry, e.g. the heap cap the service is deployed with. */
+  nodeOptions?: string[];
 }
 
 /** Restart delays after a process died unasked: 1, 2, 4, ... seconds, at most 30. */
@@ -70,7 +72,7 @@ export class StackProcess {
     this.restartTimer = undefined;
     const log = openSync(this.logFile, 'a');
     try {
-      const child = spawn(process.execPath, ['--conditions=@timetable/source', '--import', 'tsx', this.spec.entry], {
+      const child = spawn(process.execPath, [...(this.spec.nodeOptions ?? []), '--conditions=@timetable/source', '--import', 'tsx', this.spec.entry], {
         cwd: repoRoot,
         env: { ...process.env, ...this.spec.env },
         stdio: ['ignore', log, log],

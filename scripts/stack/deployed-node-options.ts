@@ -1,6 +1,7 @@
 /**
- * The Node options a service runs with where it is deployed (its NODE_OPTIONS in deploy/k8s/base), so a bench
- * measures the service as it runs there; deploy/test keeps docker-compose in step with them.
+ * The Node options a service runs with where it is deployed (its NODE_OPTIONS in deploy/k8s/base), so the local
+ * stack runs it, and a bench measures it, as it runs there (today the sync's heap cap); deploy/test keeps
+ * docker-compose in step with them.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
