@@ -77,6 +77,15 @@ describe('the per-host queues of leased deliveries', () => {
   });
 });
 
+/** Each host has answered an attempt quickly, so it runs on the process's slots. */
+function answer(queues: HostQueues, hosts: string[]): void {
+  for (const host of hosts) {
+    queues.add([delivery(`warm-${host}`, host)]);
+    expect(queues.takeStartable()).toHaveLength(1);
+    queues.finished(host, 1);
+  }
+}
+
 describe('slow hosts', () => {
   function queuesAt(hostLimit = 2) {
     let now = 1_000;
@@ -84,15 +93,33 @@ describe('slow hosts', () => {
     return { queues, advance: (ms: number) => (now += ms) };
   }
 
-  it('are hosts whose every slot has been taken for a second with no attempt ending, and no others', () => {
-    const { queues, advance } = queuesAt();
-    queues.add([delivery('a1', 'a:80'), delivery('a2', 'a:80'), delivery('a3', 'a:80'), delivery('b1', 'b:80')]);
+  it('are hosts with attempts running of which none has ended for a second, at their limit or not', () => {
+    const { queues, advance } = queuesAt(2);
+    queues.add([delivery('a1', 'a:80'), delivery('a2', 'a:80'), delivery('b1', 'b:80'), delivery('c1', 'c:80'), delivery('c2', 'c:80')]);
     queues.takeStartable();
-    advance(SLOW_AFTER_MS - 1);
+    advance(SLOW_AFTER_MS / 2);
+    // c's first attempt ends; its second started with the first and runs on.
+    queues.finished('c:80', SLOW_AFTER_MS / 2);
+    advance(SLOW_AFTER_MS / 2 - 1);
     expect(queues.slowHosts()).toEqual([]);
     advance(1);
-    // b has a free slot: its one attempt may be slow, but nothing waits behind it.
-    expect(queues.slowHosts()).toEqual(['a:80']);
+    // a at its limit, b with a slot free: neither has had an attempt end for a second.
+    expect(queues.slowHosts().sort()).toEqual(['a:80', 'b:80']);
+  });
+
+  it('are found when more hosts hang than the process has slots, so that turns keep each below its limit', () => {
+    let now = 1_000;
+    const queues = new HostQueues({ hostLimit: 4, limit: 4 }, () => now);
+    const hosts = ['h1:80', 'h2:80', 'h3:80', 'h4:80', 'h5:80', 'h6:80'];
+    answer(queues, hosts);
+    queues.add(hosts.flatMap((host) => [1, 2, 3].map((n) => delivery(`${host}-${n}`, host))));
+    // The process's 4 slots and the 4 spare ones go one per host in turn: none reaches its limit of 4.
+    expect(queues.takeStartable()).toHaveLength(4);
+    now += SLOW_AFTER_MS;
+    expect(queues.slowHosts()).toEqual(['h1:80', 'h2:80', 'h3:80', 'h4:80']);
+    // Their attempts moved to the spare slots: the process's take the next hosts.
+    expect(queues.takeStartable().map((each) => each.host)).toEqual(['h5:80', 'h6:80', 'h5:80', 'h6:80']);
+    expect(queues.running).toBe(8);
   });
 
   it('stay slow while idle between attempts, until an attempt to them ends within a second', () => {
@@ -112,18 +139,21 @@ describe('slow hosts', () => {
     expect(queues.slowHosts()).toEqual([]);
   });
 
-  it('run on slots of their own, so their hung attempts leave the process its limit for the other hosts', () => {
+  it('run on the spare slots, so their hung attempts leave the process its limit for the hosts that answer', () => {
     let now = 1_000;
     const queues = new HostQueues({ hostLimit: 2, limit: 4 }, () => now);
+    // a and b have answered before; dead once did too, and has stopped.
+    answer(queues, ['a:80', 'b:80', 'dead:80']);
     queues.add(['d1', 'd2', 'd3'].map((id) => delivery(id, 'dead:80')));
     queues.add(['a1', 'a2', 'a3', 'a4', 'a5'].map((id) => delivery(id, 'a:80')));
     queues.add(['b1', 'b2', 'b3'].map((id) => delivery(id, 'b:80')));
     expect(queues.takeStartable().map((each) => each.id)).toEqual(['d1', 'a1', 'b1', 'd2']);
+    now += SLOW_AFTER_MS / 2;
     queues.finished('a:80', 5);
     queues.finished('b:80', 5);
     // Until the dead host counts as slow, its two attempts hold two of the process's four slots.
     expect(queues.takeStartable().map((each) => each.id)).toEqual(['a2', 'b2']);
-    now += SLOW_AFTER_MS;
+    now += SLOW_AFTER_MS / 2;
     expect(queues.slowHosts()).toEqual(['dead:80']);
     expect(queues.takeStartable().map((each) => each.id)).toEqual(['a3', 'b3']);
     expect(queues.running).toBe(6);
@@ -142,9 +172,44 @@ describe('slow hosts', () => {
     expect(queues.running).toBe(4);
   });
 
+  it('leave hosts that have not answered yet on the spare slots, so one that never does takes none of the process\'s', () => {
+    const queues = new HostQueues({ hostLimit: 2, limit: 2 }, () => 1_000);
+    answer(queues, ['a:80']);
+    queues.add(['n1', 'n2', 'n3'].map((id) => delivery(id, 'new:80')));
+    queues.add(['a1', 'a2', 'a3'].map((id) => delivery(id, 'a:80')));
+    // The new host's two run on the spare slots, the answering host's two on the process's.
+    expect(queues.takeStartable().map((each) => each.id)).toEqual(['n1', 'a1', 'n2', 'a2']);
+    expect(queues.running).toBe(4);
+    // It answers, but the process's slots are full: its attempts stay on the spare ones for now.
+    queues.finished('new:80', 20);
+    expect(queues.takeStartable().map((each) => each.id)).toEqual(['n3']);
+    queues.finished('a:80', 5);
+    queues.finished('a:80', 5);
+    // Now they have room: its two running attempts move over, and take them.
+    queues.slowHosts();
+    expect(queues.takeStartable()).toEqual([]);
+    expect(queues.running).toBe(2);
+    queues.finished('new:80', 5);
+    expect(queues.takeStartable().map((each) => each.id)).toEqual(['a3']);
+    expect(queues.running).toBe(2);
+  });
+
+  it('let a new host start on the process\'s slots when hung attempts take the spare ones', () => {
+    let now = 1_000;
+    const queues = new HostQueues({ hostLimit: 1, limit: 2 }, () => now);
+    queues.add([delivery('x1', 'x:80'), delivery('y1', 'y:80')]);
+    expect(queues.takeStartable().map((each) => each.id)).toEqual(['x1', 'y1']);
+    now += SLOW_AFTER_MS;
+    expect(queues.slowHosts()).toEqual(['x:80', 'y:80']);
+    queues.add([delivery('n1', 'new:80'), delivery('m1', 'other:80'), delivery('o1', 'third:80')]);
+    expect(queues.takeStartable().map((each) => each.id)).toEqual(['n1', 'm1']);
+    expect(queues.running).toBe(4);
+  });
+
   it('never leave more than twice the process limit running', () => {
     let now = 1_000;
     const queues = new HostQueues({ hostLimit: 1, limit: 2 }, () => now);
+    answer(queues, ['x:80', 'y:80', 'z:80', 'v:80', 'w:80']);
     queues.add(['x', 'y', 'z'].map((host) => delivery(`d-${host}`, `${host}:80`)));
     expect(queues.takeStartable()).toHaveLength(2);
     now += SLOW_AFTER_MS;
@@ -153,14 +218,25 @@ describe('slow hosts', () => {
     queues.add(['v', 'w'].map((host) => delivery(`d-${host}`, `${host}:80`)));
     expect(queues.takeStartable().map((each) => each.id)).toEqual(['d-v']);
     now += SLOW_AFTER_MS;
-    // z and v are slow too, but the slow hosts' two slots are taken: their attempts stay on the process's.
+    // z and v are slow too, but the spare slots are taken: their attempts stay on the process's.
     expect(queues.slowHosts()).toEqual(['x:80', 'y:80', 'z:80', 'v:80']);
     expect(queues.takeStartable()).toEqual([]);
     expect(queues.running).toBe(4);
-    // When x's attempt times out, z's moves to the slot it left, and w gets z's.
+    // When x's attempt times out, z's moves to the spare slot it left, and w gets z's.
     queues.finished('x:80', 2 * SLOW_AFTER_MS);
     queues.slowHosts();
     expect(queues.takeStartable().map((each) => each.id)).toEqual(['d-w']);
+    expect(queues.running).toBe(4);
+    // y and z answer after all: their next attempts run on the process's slots, which v and w fill; x, still
+    // slow, gets a spare one.
+    queues.finished('y:80', 5);
+    queues.finished('z:80', 5);
+    queues.add(['x', 'y', 'z'].map((host) => delivery(`d-${host}2`, `${host}:80`)));
+    expect(queues.takeStartable().map((each) => each.id)).toEqual(['d-x2']);
+    expect(queues.running).toBe(3);
+    // v's attempt moves to the other spare slot, and y's next takes the process's slot it left.
+    queues.slowHosts();
+    expect(queues.takeStartable().map((each) => each.id)).toEqual(['d-y2']);
     expect(queues.running).toBe(4);
   });
 
@@ -175,5 +251,55 @@ describe('slow hosts', () => {
     for (const host of hosts) queues.finished(host, 2 * SLOW_AFTER_MS);
     advance(SLOW_REMEMBERED_MS);
     expect(queues.slowHosts()).toEqual([]);
+  });
+});
+
+describe('the slots of the per-host queues, under any sequence of events', () => {
+  it('count every running attempt once, never more than twice the process limit nor the host limit per host', () => {
+    const hosts = ['a:80', 'b:80', 'c:80', 'd:80'];
+    const step = fc.oneof(
+      fc.record({ kind: fc.constant('add' as const), host: fc.constantFrom(...hosts), count: fc.integer({ min: 1, max: 4 }) }),
+      fc.record({ kind: fc.constant('start' as const) }),
+      fc.record({
+        kind: fc.constant('end' as const),
+        pick: fc.nat(),
+        // Handed back unattempted, answered quickly, or after the host counts as slow.
+        tookMs: fc.oneof(fc.constant(undefined), fc.integer({ min: 0, max: 10 }), fc.integer({ min: SLOW_AFTER_MS, max: 3 * SLOW_AFTER_MS })),
+      }),
+      fc.record({ kind: fc.constant('look' as const), advanceMs: fc.integer({ min: 0, max: 2 * SLOW_AFTER_MS }) }),
+      fc.record({ kind: fc.constant('handBack' as const), host: fc.option(fc.constantFrom(...hosts), { nil: undefined }) }),
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 3 }), fc.array(step, { maxLength: 60 }), (hostLimit, limit, steps) => {
+        let now = 0;
+        const queues = new HostQueues({ hostLimit, limit }, () => now);
+        const running: string[] = [];
+        let waiting = 0;
+        let next = 0;
+        for (const each of steps) {
+          if (each.kind === 'add') {
+            queues.add(Array.from({ length: each.count }, () => delivery(`d${next++}`, each.host)));
+            waiting += each.count;
+          } else if (each.kind === 'start') {
+            const started = queues.takeStartable();
+            running.push(...started.map((delivery) => delivery.host));
+            waiting -= started.length;
+          } else if (each.kind === 'end' && running.length > 0) {
+            const [host] = running.splice(each.pick % running.length, 1);
+            queues.finished(host!, each.tookMs);
+          } else if (each.kind === 'look') {
+            now += each.advanceMs;
+            queues.slowHosts();
+          } else if (each.kind === 'handBack') {
+            waiting -= queues.takeWaiting(each.host).length;
+          }
+          expect(queues.running).toBe(running.length);
+          expect(queues.waiting).toBe(waiting);
+          expect(running.length).toBeLessThanOrEqual(2 * limit);
+          for (const host of hosts) expect(running.filter((each) => each === host).length).toBeLessThanOrEqual(hostLimit);
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -77,6 +77,8 @@ export class DeliveryDispatcher {
   /** Hosts that get no leases ahead (see releaseSlowHosts), and when they were last looked for. */
   private slowHosts: string[] = [];
   private slowCheckedAt = 0;
+  /** runCycle was called while this cycle ran: claim at the next turn of its loop, whatever the pacing says. */
+  private claimAsked = false;
 
   private readonly store: DeliveryStore;
   private readonly sender: HttpSender;
@@ -136,7 +138,7 @@ export class DeliveryDispatcher {
    */
   runCycle(): Promise<void> {
     if (this.current) {
-      this.pacing.allowNow();
+      this.claimAsked = true;
       this.inFlight.wake();
       return this.current;
     }
@@ -175,6 +177,11 @@ export class DeliveryDispatcher {
           continue;
         }
         this.releaseSlowHosts();
+        if (this.claimAsked) {
+          // Taken here, not where it was asked: a claim under way when it came would overwrite the pacing.
+          this.claimAsked = false;
+          this.pacing.allowNow();
+        }
         const room = maxHeld - this.held;
         // Only a claim that none of this dispatcher's leases held back proves that nothing more is due now.
         let nothingMoreDue = false;
@@ -267,6 +274,8 @@ export class DeliveryDispatcher {
 
   private async attempt(claimed: ClaimedDelivery): Promise<void> {
     const began = performance.now();
+    // Set when the host answered with an HTTP response: what tells the queues it answers (HostQueues).
+    let answeredAfterMs: number | undefined;
     try {
       if (claimed.webhookDeleted) {
         await this.store.fail(claimed, 'Webhook deleted');
@@ -290,12 +299,13 @@ export class DeliveryDispatcher {
         this.recorder.release([claimed]);
         return;
       }
+      if (outcome.result.responseCode !== null) answeredAfterMs = performance.now() - began;
       attemptDuration.observe({ outcome: outcome.result.ok ? 'success' : 'failure' }, (performance.now() - started) / 1000);
       this.record(claimed, outcome.result, sentAt, rawBody);
     } catch (error) {
       this.logger.error({ err: error, deliveryId: claimed.id }, 'delivery attempt not recorded; retried when its lease expires');
     } finally {
-      this.queues.finished(claimed.host, performance.now() - began);
+      this.queues.finished(claimed.host, answeredAfterMs);
       this.pacing.attemptEnded();
       this.startReady();
     }

@@ -1,51 +1,63 @@
 import type { ClaimedDelivery } from './delivery-store.js';
 
-/** How long a host's every slot may be taken without an attempt ending before the host counts as slow. */
+/**
+ * How long a host's attempts may run without one ending before the host counts as slow; an answer within it
+ * shows the host answers.
+ */
 export const SLOW_AFTER_MS = 1000;
-/** How long a host stays slow after it was last seen stalled, unless an attempt to it ends quickly first. */
+/** How long a host is remembered as slow after it was last seen stalled, and as answering after it last answered. */
 export const SLOW_REMEMBERED_MS = 5 * 60_000;
-/** Slow hosts remembered at most; beyond it the one seen stalled longest ago is forgotten. */
+/** Hosts remembered as slow, and as answering, at most; beyond it the one seen longest ago is forgotten. */
 export const MAX_SLOW_HOSTS = 1000;
+/** A host's last answer is noted again only when the one noted is this much older, so not per attempt. */
+const ANSWER_NOTED_EVERY_MS = 1000;
 
 interface HostQueue {
   waiting: ClaimedDelivery[];
   running: number;
-  /** Whether its running attempts count against the slow hosts' slots rather than the process's. */
-  slow: boolean;
-  /** When an attempt to the host last started or ended (the clock's milliseconds). */
+  /** Whether its running attempts count against the spare slots rather than the process's. */
+  spare: boolean;
+  /** When an attempt to the host last ended, or its first one started after none ran (the clock's milliseconds). */
   lastProgressAt: number;
 }
 
 export interface HostQueuesLimits {
   /** DELIVERY_HOST_CONCURRENCY: attempts running at once to one host. */
   hostLimit: number;
-  /** Attempts running at once in this process, not counting those to slow hosts (which have as many again). */
+  /** Attempts running at once on the process's slots, and as many again on the spare slots. */
   limit: number;
 }
 
 /**
  * The deliveries this dispatcher has leased but not yet started, per subscriber host in claim order, and
- * the attempts running per host. A delivery starts only while its host is below the host limit and the
- * process below its limit; when the process limit is what holds them back, hosts take turns.
+ * the attempts running per host. A delivery starts only while its host is below the host limit and its slots
+ * below the process limit; when that limit is what holds them back, hosts take turns.
  *
- * Attempts to slow hosts (see slowHosts) count against slots of their own, as many as the process limit,
- * not against the process's (so no more than twice the limit ever run): an attempt that waits for an answer that may never come costs a socket and a
- * timer, not CPU, and one subscriber that stopped answering would otherwise keep its host limit's worth of
- * the process's slots from the hosts that answer for as long as its attempts take to time out.
+ * There are two sets of slots, each as many as the process limit. A host that has answered an attempt
+ * within SLOW_AFTER_MS (in the last SLOW_REMEMBERED_MS) runs on the process's slots; a slow host (see
+ * slowHosts) on the spare slots, and a host not yet known to answer on the spare slots while any are free
+ * (else on the process's). An attempt that waits for an answer
+ * that may never come costs a socket and a timer, not CPU: a subscriber that stopped answering, whether known
+ * before or new, would otherwise keep its host limit's worth of the process's slots from the hosts that answer
+ * for as long as its attempts take to time out. A host's running attempts move between the two sets when it
+ * turns slow or answers, and only when the other set has room for them: neither set ever holds more than the
+ * limit, so no more than twice the limit run.
  */
 export class HostQueues {
   /** In turn order: a host that has just started an attempt moves to the back. */
   private readonly hosts = new Map<string, HostQueue>();
   private waitingCount = 0;
-  /** Attempts running to hosts that are not slow, and to slow hosts: each against a limit of its own. */
+  /** Attempts running on the process's slots, and on the spare slots. */
   private runningCount = 0;
-  private slowRunningCount = 0;
+  private spareRunningCount = 0;
   /**
-   * Slow hosts and when each was last seen stalled, oldest first. Kept apart from the queues, which are
-   * forgotten when a host has nothing running or waiting: a host that never answers is idle between the
-   * timeouts of its attempts, and would otherwise be leased ahead again after each of them.
+   * Slow hosts and when each was last seen stalled, and hosts that answered and when they last did (as
+   * noted), each oldest first. Kept apart from the queues, which are forgotten when a host has nothing running
+   * or waiting: a host that never answers is idle between the timeouts of its attempts, and would otherwise be
+   * leased ahead again after each of them.
    */
   private readonly slowSeenAt = new Map<string, number>();
+  private readonly answeredAt = new Map<string, number>();
 
   constructor(
     private readonly limits: HostQueuesLimits,
@@ -56,9 +68,9 @@ export class HostQueues {
     return this.waitingCount;
   }
 
-  /** Attempts running, to slow hosts or not. */
+  /** Attempts running, on either set of slots. */
   get running(): number {
-    return this.runningCount + this.slowRunningCount;
+    return this.runningCount + this.spareRunningCount;
   }
 
   add(claimed: readonly ClaimedDelivery[]): void {
@@ -72,61 +84,68 @@ export class HostQueues {
   takeStartable(): ClaimedDelivery[] {
     const started: ClaimedDelivery[] = [];
     let progress = true;
-    while (progress && (this.runningCount < this.limits.limit || this.slowRunningCount < this.limits.limit)) {
+    const full = () => this.runningCount >= this.limits.limit && this.spareRunningCount >= this.limits.limit;
+    while (progress && !full()) {
       progress = false;
-      for (const [host, queue] of [...this.hosts]) {
+      // Hosts that start an attempt go to the back of the turn order, after the pass.
+      const turned: [string, HostQueue][] = [];
+      for (const [host, queue] of this.hosts) {
+        if (full()) break;
         if (queue.running >= this.limits.hostLimit || queue.waiting.length === 0) continue;
-        if ((queue.slow ? this.slowRunningCount : this.runningCount) >= this.limits.limit) continue;
+        if (queue.running === 0) queue.spare = this.startsOnSpare(host);
+        if ((queue.spare ? this.spareRunningCount : this.runningCount) >= this.limits.limit) continue;
         started.push(queue.waiting.shift()!);
+        if (queue.running === 0) queue.lastProgressAt = this.clock();
         queue.running += 1;
-        queue.lastProgressAt = this.clock();
         this.waitingCount -= 1;
-        if (queue.slow) this.slowRunningCount += 1;
+        if (queue.spare) this.spareRunningCount += 1;
         else this.runningCount += 1;
+        turned.push([host, queue]);
+        progress = true;
+      }
+      for (const [host, queue] of turned) {
         this.hosts.delete(host);
         this.hosts.set(host, queue);
-        progress = true;
       }
     }
     return started;
   }
 
   /**
-   * An attempt to `host` ended after `tookMs` (one that ended quickly shows the host is not slow, or no longer);
-   * without `tookMs`, a delivery taken to start was handed back unattempted.
+   * An attempt to `host` ended; `answeredAfterMs` when the host answered it with an HTTP response, after that
+   * long (within SLOW_AFTER_MS it shows the host answers, and is not slow or no longer). A failed connection,
+   * an open breaker or a delivery handed back unattempted shows nothing about the host's answers.
    */
-  finished(host: string, tookMs?: number): void {
+  finished(host: string, answeredAfterMs?: number): void {
     const queue = this.hosts.get(host);
     if (queue) {
       queue.running -= 1;
-      if (tookMs !== undefined) queue.lastProgressAt = this.clock();
-      if (queue.slow) this.slowRunningCount -= 1;
+      queue.lastProgressAt = this.clock();
+      if (queue.spare) this.spareRunningCount -= 1;
       else this.runningCount -= 1;
     }
-    if (tookMs !== undefined && tookMs < SLOW_AFTER_MS) this.forgetSlow(host);
-    if (queue) this.forgetIfIdle(host, queue);
+    if (answeredAfterMs !== undefined && answeredAfterMs < SLOW_AFTER_MS) this.answered(host);
+    if (queue) {
+      this.settle(host, queue);
+      this.forgetIfIdle(host, queue);
+    }
   }
 
   /**
-   * The hosts that are slow: seen with every slot taken by attempts of which none had ended for SLOW_AFTER_MS
-   * (a host that answers slowly, or not at all), within SLOW_REMEMBERED_MS and with no attempt to it ending
-   * quickly since. Their next attempt cannot start before one of those ends, so what waits for them holds
-   * leases the other hosts could use.
+   * The hosts that are slow: seen with attempts running of which none had ended for SLOW_AFTER_MS (a host
+   * that answers slowly, or not at all), within SLOW_REMEMBERED_MS and with no answer from it within
+   * SLOW_AFTER_MS since. What waits for them holds leases the other hosts could use. Not only hosts at their
+   * limit: when more hosts hang than the process has slots for, turns keep each below its limit.
    */
   slowHosts(): string[] {
     const now = this.clock();
     for (const [host, queue] of this.hosts) {
-      if (queue.running < this.limits.hostLimit || queue.lastProgressAt > now - SLOW_AFTER_MS) continue;
-      // Re-inserted, so the map stays in the order of when each host was last seen stalled.
-      this.slowSeenAt.delete(host);
-      this.slowSeenAt.set(host, now);
-      // Only while the slow hosts' slots have room for its attempts: never more than twice the limit run.
-      if (this.slowRunningCount + queue.running <= this.limits.limit) this.countAs(queue, true);
+      if (queue.running === 0 || queue.lastProgressAt > now - SLOW_AFTER_MS) continue;
+      remember(this.slowSeenAt, host, now);
     }
-    for (const [host, seenAt] of this.slowSeenAt) {
-      if (now - seenAt < SLOW_REMEMBERED_MS && this.slowSeenAt.size <= MAX_SLOW_HOSTS) break;
-      this.forgetSlow(host);
-    }
+    forgetOld(this.slowSeenAt, now);
+    forgetOld(this.answeredAt, now);
+    for (const [host, queue] of this.hosts) this.settle(host, queue);
     return [...this.slowSeenAt.keys()];
   }
 
@@ -142,31 +161,57 @@ export class HostQueues {
     return taken;
   }
 
+  private answered(host: string): void {
+    this.slowSeenAt.delete(host);
+    const now = this.clock();
+    if (now - (this.answeredAt.get(host) ?? Number.NEGATIVE_INFINITY) >= ANSWER_NOTED_EVERY_MS) remember(this.answeredAt, host, now);
+  }
+
+  /**
+   * A slow host's attempts run on the spare slots, an answering host's on the process's, and a host not known
+   * either way on the spare ones while there are any free: a new host must not wait behind hung attempts.
+   */
+  private startsOnSpare(host: string): boolean {
+    if (this.slowSeenAt.has(host)) return true;
+    if (this.answeredAt.has(host)) return false;
+    return this.spareRunningCount < this.limits.limit;
+  }
+
+  /** Moves a slow host's running attempts to the spare slots and an answering host's back, if there is room for them. */
+  private settle(host: string, queue: HostQueue): void {
+    const spare = this.slowSeenAt.has(host) || (!this.answeredAt.has(host) && queue.spare);
+    if (queue.spare === spare) return;
+    if ((spare ? this.spareRunningCount : this.runningCount) + queue.running > this.limits.limit) return;
+    const moved = spare ? queue.running : -queue.running;
+    this.runningCount -= moved;
+    this.spareRunningCount += moved;
+    queue.spare = spare;
+  }
+
   private queueOf(host: string): HostQueue {
     let queue = this.hosts.get(host);
     if (!queue) {
-      queue = { waiting: [], running: 0, slow: this.slowSeenAt.has(host), lastProgressAt: this.clock() };
+      queue = { waiting: [], running: 0, spare: false, lastProgressAt: this.clock() };
       this.hosts.set(host, queue);
     }
     return queue;
   }
 
-  private forgetSlow(host: string): void {
-    if (!this.slowSeenAt.delete(host)) return;
-    const queue = this.hosts.get(host);
-    if (queue) this.countAs(queue, false);
-  }
-
-  /** Moves a host's running attempts to the slow hosts' slots or back to the process's. */
-  private countAs(queue: HostQueue, slow: boolean): void {
-    if (queue.slow === slow) return;
-    const moved = slow ? queue.running : -queue.running;
-    this.runningCount -= moved;
-    this.slowRunningCount += moved;
-    queue.slow = slow;
-  }
-
   private forgetIfIdle(host: string, queue: HostQueue): void {
     if (queue.running === 0 && queue.waiting.length === 0) this.hosts.delete(host);
+  }
+}
+
+/** Notes `host` at `now`, re-inserted so that the map stays oldest first. */
+function remember(seenAt: Map<string, number>, host: string, now: number): void {
+  seenAt.delete(host);
+  seenAt.set(host, now);
+}
+
+/** Forgets what was noted longer than SLOW_REMEMBERED_MS ago, and the oldest beyond MAX_SLOW_HOSTS. */
+function forgetOld(seenAt: Map<string, number>, now: number): void {
+  for (const [host, at] of seenAt) {
+    if (now - at < SLOW_REMEMBERED_MS && seenAt.size <= MAX_SLOW_HOSTS) break;
+    seenAt.delete(host);
   }
 }
