@@ -17,8 +17,9 @@ export async function addressesLastRead(knex: Knex, baseUrl: string): Promise<st
 }
 
 /**
- * The least a client can do to know what the upstream answers: GET every address, `concurrency` at a time
- * (the sync's), and read each body whole, nothing else. Returns the bytes read.
+ * A plain client fetching what the upstream answers: GET every address with undici's `request`,
+ * `concurrency` at a time (the sync's), and read each body whole, nothing else. Returns the bytes read. (The
+ * sync's own requests go through a dispatch handler that costs less CPU than `request`.)
  */
 export async function bareFetch(addresses: readonly string[], concurrency: number): Promise<number> {
   const agent = new Agent();
