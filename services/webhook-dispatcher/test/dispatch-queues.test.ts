@@ -206,6 +206,33 @@ describe('slow hosts', () => {
     expect(queues.running).toBe(4);
   });
 
+  it('let a host that answers, however slowly, start on the process\'s slots when hung attempts take the spare ones', () => {
+    let now = 1_000;
+    const queues = new HostQueues({ hostLimit: 1, limit: 1 }, () => now);
+    queues.add([delivery('x1', 'x:80')]);
+    expect(queues.takeStartable().map((each) => each.id)).toEqual(['x1']);
+    queues.add([delivery('s1', 'slow:80'), delivery('s2', 'slow:80')]);
+    expect(queues.takeStartable().map((each) => each.id)).toEqual(['s1']);
+    now += 1_500;
+    expect(queues.slowHosts()).toEqual(['x:80', 'slow:80']);
+    queues.finished('slow:80', 1_500);
+    // Slow, and the spare slot is x's: the process's free one takes it.
+    expect(queues.takeStartable().map((each) => each.id)).toEqual(['s2']);
+    expect(queues.runningOnSpare).toBe(1);
+    expect(queues.running).toBe(2);
+  });
+
+  it('are found although a delivery was handed back unattempted meanwhile', () => {
+    let now = 1_000;
+    const queues = new HostQueues({ hostLimit: 2, limit: 4 }, () => now);
+    queues.add([delivery('a1', 'a:80'), delivery('a2', 'a:80')]);
+    expect(queues.takeStartable()).toHaveLength(2);
+    now += SLOW_AFTER_MS - 100;
+    queues.handedBack('a:80');
+    now += 100;
+    expect(queues.slowHosts()).toEqual(['a:80']);
+  });
+
   it('never leave more than twice the process limit running', () => {
     let now = 1_000;
     const queues = new HostQueues({ hostLimit: 1, limit: 2 }, () => now);
@@ -255,7 +282,7 @@ describe('slow hosts', () => {
 });
 
 describe('the slots of the per-host queues, under any sequence of events', () => {
-  it('count every running attempt once, never more than twice the process limit nor the host limit per host', () => {
+  it('count every running attempt once, each set within the process limit, and no host above its limit', () => {
     const hosts = ['a:80', 'b:80', 'c:80', 'd:80'];
     const step = fc.oneof(
       fc.record({ kind: fc.constant('add' as const), host: fc.constantFrom(...hosts), count: fc.integer({ min: 1, max: 4 }) }),
@@ -263,10 +290,11 @@ describe('the slots of the per-host queues, under any sequence of events', () =>
       fc.record({
         kind: fc.constant('end' as const),
         pick: fc.nat(),
-        // Handed back unattempted, answered quickly, or after the host counts as slow.
-        tookMs: fc.oneof(fc.constant(undefined), fc.integer({ min: 0, max: 10 }), fc.integer({ min: SLOW_AFTER_MS, max: 3 * SLOW_AFTER_MS })),
+        // Handed back unattempted, ended without an answer (-1), answered quickly, or answered slowly.
+        tookMs: fc.oneof(fc.constant(undefined), fc.constant(-1), fc.integer({ min: 0, max: 10 }), fc.integer({ min: SLOW_AFTER_MS, max: 3 * SLOW_AFTER_MS })),
       }),
-      fc.record({ kind: fc.constant('look' as const), advanceMs: fc.integer({ min: 0, max: 2 * SLOW_AFTER_MS }) }),
+      // Now and then long enough for what the queues remember to expire.
+      fc.record({ kind: fc.constant('look' as const), advanceMs: fc.oneof(fc.integer({ min: 0, max: 2 * SLOW_AFTER_MS }), fc.constant(SLOW_REMEMBERED_MS)) }),
       fc.record({ kind: fc.constant('handBack' as const), host: fc.option(fc.constantFrom(...hosts), { nil: undefined }) }),
     );
     fc.assert(
@@ -286,7 +314,8 @@ describe('the slots of the per-host queues, under any sequence of events', () =>
             waiting -= started.length;
           } else if (each.kind === 'end' && running.length > 0) {
             const [host] = running.splice(each.pick % running.length, 1);
-            queues.finished(host!, each.tookMs);
+            if (each.tookMs === undefined) queues.handedBack(host!);
+            else queues.finished(host!, each.tookMs < 0 ? undefined : each.tookMs);
           } else if (each.kind === 'look') {
             now += each.advanceMs;
             queues.slowHosts();
@@ -295,7 +324,10 @@ describe('the slots of the per-host queues, under any sequence of events', () =>
           }
           expect(queues.running).toBe(running.length);
           expect(queues.waiting).toBe(waiting);
-          expect(running.length).toBeLessThanOrEqual(2 * limit);
+          // Each set of slots within the limit, the spare ones and the process's.
+          expect(queues.runningOnSpare).toBeGreaterThanOrEqual(0);
+          expect(queues.runningOnSpare).toBeLessThanOrEqual(limit);
+          expect(queues.running - queues.runningOnSpare).toBeLessThanOrEqual(limit);
           for (const host of hosts) expect(running.filter((each) => each === host).length).toBeLessThanOrEqual(hostLimit);
         }
       }),

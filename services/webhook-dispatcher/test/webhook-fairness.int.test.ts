@@ -116,8 +116,7 @@ describe('fair claiming', () => {
     await waitFor('the four hung attempts', () => dead.received.length === 4);
     await h.publish(...Array.from({ length: 2 }, () => ({ courseId: liveCourse })));
     // No attempt has ended, so the running cycle's own pacing would claim only after the interval (an hour here).
-    const joined = h.module.dispatcher.runCycle();
-    expect(joined).toBe(cycle);
+    void h.module.dispatcher.runCycle();
     await waitFor('the two published later', () => live.received.length === 2, 3000);
     await h.module.dispatcher.stop();
     await cycle;
@@ -168,30 +167,6 @@ describe('fair claiming', () => {
     // Delivered once the hung hosts count as slow (a second), not when their attempts time out after 20 s.
     await waitFor('the live host to receive its three', () => live.received.length === 4, 5000);
     expect(deadHosts.map((dead) => dead.received.length)).toEqual([3, 3]);
-    await h.module.dispatcher.stop();
-    await cycle;
-  });
-
-  it('runs a new host\'s attempts on spare slots, so new hosts that never answer take none of the process\'s', async () => {
-    // One hung attempt each never makes these hosts slow (a slot stays free), so only the spare slots keep
-    // the process's two for the live host.
-    const h = await harness({ concurrency: 2, hostConcurrency: 2, timeoutMs: 20_000, drainTimeoutMs: 100 });
-    const deadHosts = [await receiver(() => 'hang'), await receiver(() => 'hang')];
-    const live = await receiver();
-    const deadCourse = randomUUID();
-    const liveCourse = randomUUID();
-    for (const dead of deadHosts) await webhook(h, randomUUID(), { url: dead.url, filterScope: 'course', filterCourseId: deadCourse });
-    await webhook(h, randomUUID(), { url: live.url, filterScope: 'course', filterCourseId: liveCourse });
-    await h.publish({ courseId: liveCourse });
-    await h.module.dispatcher.runCycle();
-    expect(live.received).toHaveLength(1);
-
-    await h.publish({ courseId: deadCourse });
-    const cycle = h.module.dispatcher.runCycle();
-    await waitFor('the two hung attempts', () => deadHosts.every((dead) => dead.received.length === 1));
-    await h.publish(...Array.from({ length: 3 }, () => ({ courseId: liveCourse })));
-    void h.module.dispatcher.runCycle();
-    await waitFor('the live host to receive its three', () => live.received.length === 4, 5000);
     await h.module.dispatcher.stop();
     await cycle;
   });

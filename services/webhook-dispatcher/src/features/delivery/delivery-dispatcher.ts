@@ -132,15 +132,16 @@ export class DeliveryDispatcher {
   }
 
   /**
-   * One cycle. A call while one is under way joins it, and has it claim what is due now rather than when its
-   * pacing would: a cycle lasts while any attempt is in flight, which is as long as a request timeout when a
-   * subscriber does not answer, and new work would otherwise wait for the interval.
+   * One cycle. A call while one is under way has it claim what is due now rather than when its pacing would,
+   * and resolves when it ends: a cycle lasts while any attempt is in flight, which is as long as a request
+   * timeout when a subscriber does not answer, and new work would otherwise wait for the interval.
    */
   runCycle(): Promise<void> {
     if (this.current) {
       this.claimAsked = true;
       this.inFlight.wake();
-      return this.current;
+      // Should the cycle end before it took the request (its last claim was under way), another one claims.
+      return this.current.then(() => (this.claimAsked ? this.runCycle() : undefined));
     }
     this.current = this.cycle().finally(() => {
       this.current = undefined;
@@ -164,6 +165,8 @@ export class DeliveryDispatcher {
   }
 
   private async cycle(): Promise<void> {
+    // A new cycle claims at once: what was asked of the one before is done.
+    this.claimAsked = false;
     dueDeliveries.set(await this.store.countDue(this.settings.now()));
     const maxHeld = this.settings.concurrency * CLAIM_AHEAD_FACTOR;
     const intervalMs = this.settings.intervalSeconds * 1000;
@@ -260,7 +263,7 @@ export class DeliveryDispatcher {
     for (const delivery of this.queues.takeStartable()) {
       if (delivery.leaseUntil.getTime() < latestStart) {
         stale.push(delivery);
-        this.queues.finished(delivery.host);
+        this.queues.handedBack(delivery.host);
         continue;
       }
       this.inFlight.add(delivery, this.attempt(delivery));

@@ -35,8 +35,7 @@ export interface HostQueuesLimits {
  *
  * There are two sets of slots, each as many as the process limit. A host that has answered an attempt
  * within SLOW_AFTER_MS (in the last SLOW_REMEMBERED_MS) runs on the process's slots; a slow host (see
- * slowHosts) on the spare slots, and a host not yet known to answer on the spare slots while any are free
- * (else on the process's). An attempt that waits for an answer
+ * slowHosts), or one not yet known to answer, on the spare slots while any are free, else on the process's. An attempt that waits for an answer
  * that may never come costs a socket and a timer, not CPU: a subscriber that stopped answering, whether known
  * before or new, would otherwise keep its host limit's worth of the process's slots from the hosts that answer
  * for as long as its attempts take to time out. A host's running attempts move between the two sets when it
@@ -73,6 +72,11 @@ export class HostQueues {
     return this.runningCount + this.spareRunningCount;
   }
 
+  /** Attempts running on the spare slots. */
+  get runningOnSpare(): number {
+    return this.spareRunningCount;
+  }
+
   add(claimed: readonly ClaimedDelivery[]): void {
     for (const delivery of claimed) {
       this.queueOf(delivery.host).waiting.push(delivery);
@@ -83,13 +87,14 @@ export class HostQueues {
   /** The deliveries that may start now, each counted as running until `finished` is called for its host. */
   takeStartable(): ClaimedDelivery[] {
     const started: ClaimedDelivery[] = [];
-    let progress = true;
     const full = () => this.runningCount >= this.limits.limit && this.spareRunningCount >= this.limits.limit;
-    while (progress && !full()) {
-      progress = false;
+    // The first pass looks at every host; later ones only at those that started one in the pass before, since
+    // slots only fill up during the call and no host skipped once can start later in it.
+    let candidates: Iterable<[string, HostQueue]> = this.hosts;
+    while (!full()) {
       // Hosts that start an attempt go to the back of the turn order, after the pass.
       const turned: [string, HostQueue][] = [];
-      for (const [host, queue] of this.hosts) {
+      for (const [host, queue] of candidates) {
         if (full()) break;
         if (queue.running >= this.limits.hostLimit || queue.waiting.length === 0) continue;
         if (queue.running === 0) queue.spare = this.startsOnSpare(host);
@@ -101,33 +106,46 @@ export class HostQueues {
         if (queue.spare) this.spareRunningCount += 1;
         else this.runningCount += 1;
         turned.push([host, queue]);
-        progress = true;
       }
       for (const [host, queue] of turned) {
         this.hosts.delete(host);
         this.hosts.set(host, queue);
       }
+      if (turned.length === 0) break;
+      candidates = turned;
     }
     return started;
   }
 
   /**
    * An attempt to `host` ended; `answeredAfterMs` when the host answered it with an HTTP response, after that
-   * long (within SLOW_AFTER_MS it shows the host answers, and is not slow or no longer). A failed connection,
-   * an open breaker or a delivery handed back unattempted shows nothing about the host's answers.
+   * long (within SLOW_AFTER_MS it shows the host answers, and is not slow or no longer). A failed connection
+   * or an open breaker shows nothing about the host's answers.
    */
   finished(host: string, answeredAfterMs?: number): void {
-    const queue = this.hosts.get(host);
-    if (queue) {
-      queue.running -= 1;
-      queue.lastProgressAt = this.clock();
-      if (queue.spare) this.spareRunningCount -= 1;
-      else this.runningCount -= 1;
-    }
+    this.stopped(host, true);
     if (answeredAfterMs !== undefined && answeredAfterMs < SLOW_AFTER_MS) this.answered(host);
+    const queue = this.hosts.get(host);
     if (queue) {
       this.settle(host, queue);
       this.forgetIfIdle(host, queue);
+    }
+  }
+
+  /** A delivery taken to start was handed back unattempted: its slot is free, and nothing ended at the host. */
+  handedBack(host: string): void {
+    this.stopped(host, false);
+    const queue = this.hosts.get(host);
+    if (queue) this.forgetIfIdle(host, queue);
+  }
+
+  private stopped(host: string, attemptEnded: boolean): void {
+    const queue = this.hosts.get(host);
+    if (queue) {
+      queue.running -= 1;
+      if (attemptEnded) queue.lastProgressAt = this.clock();
+      if (queue.spare) this.spareRunningCount -= 1;
+      else this.runningCount -= 1;
     }
   }
 
@@ -152,8 +170,8 @@ export class HostQueues {
   /** Removes and returns what waits for one host (its breaker opened) or, without a host, for every host. */
   takeWaiting(host?: string): ClaimedDelivery[] {
     const taken: ClaimedDelivery[] = [];
-    for (const [name, queue] of this.hosts) {
-      if (host !== undefined && name !== host) continue;
+    const queues: Iterable<[string, HostQueue]> = host === undefined ? this.hosts : this.hosts.has(host) ? [[host, this.hosts.get(host)!]] : [];
+    for (const [name, queue] of queues) {
       taken.push(...queue.waiting.splice(0));
       this.forgetIfIdle(name, queue);
     }
@@ -168,12 +186,12 @@ export class HostQueues {
   }
 
   /**
-   * A slow host's attempts run on the spare slots, an answering host's on the process's, and a host not known
-   * either way on the spare ones while there are any free: a new host must not wait behind hung attempts.
+   * A host known to answer (and not slow since) starts on the process's slots; a slow host, or one not known
+   * either way, on the spare ones while any is free, else on the process's: a host that answers, however
+   * slowly, must not wait behind hung attempts for slots the process has free.
    */
   private startsOnSpare(host: string): boolean {
-    if (this.slowSeenAt.has(host)) return true;
-    if (this.answeredAt.has(host)) return false;
+    if (this.answeredAt.has(host) && !this.slowSeenAt.has(host)) return false;
     return this.spareRunningCount < this.limits.limit;
   }
 
