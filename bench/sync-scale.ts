@@ -15,7 +15,7 @@ import pg from 'pg';
 import { topics } from '@timetable/contracts';
 import { createKnex, migrateToLatest } from '@timetable/db';
 import { createLogger } from '@timetable/observability';
-import { createSyncService, SYNC_SCHEMA, syncMigrations, type SyncRunResult } from '@timetable/sync';
+import { createSyncService, SYNC_SCHEMA, syncMigrations, UPSTREAM_CONCURRENCY, type SyncRunResult } from '@timetable/sync';
 import { addressesLastRead, bareFetch } from './support/bare-fetch.js';
 import { deployedNodeOptions } from '../scripts/stack/deployed-node-options.js';
 import { procCpuSeconds } from './support/proc-cpu.js';
@@ -31,8 +31,6 @@ const EVENTS_PER_CHURN_OPERATION = 2;
 const CHURN_PER_REQUEST = 1000;
 const RESULT_PREFIX = 'SYNC_SCALE_RESULT ';
 const SYNC_NODE_OPTIONS = deployedNodeOptions('sync');
-/** Requests the sync has open at once (DEFAULT_CONCURRENCY in services/sync/src/features/upstream-client/read-upstream.ts). */
-const SYNC_CONCURRENCY = 6;
 
 interface Step {
   /** RSS when the step began, after a full garbage collection: what earlier steps left behind. */
@@ -185,7 +183,7 @@ async function benchOneScale(scale: number): Promise<void> {
     const publish = await measureStep(() => sync.relay.drain());
     const unchanged = await measureStep(() => sync.runOnce());
     const addresses = await addressesLastRead(knex, simulatorUrl);
-    const bare = await measureStep(() => bareFetch(addresses, SYNC_CONCURRENCY));
+    const bare = await measureStep(() => bareFetch(addresses, UPSTREAM_CONCURRENCY));
     const events = await count('event');
     const entities = await count();
 
@@ -262,7 +260,7 @@ function describe(report: ScaleReport): string {
     `  publishing the outbox: ${report.publishOutbox.seconds.toFixed(1)} s, peak RSS ${report.publishOutbox.peakRssMb} MB`,
     `${run('unchanged re-sync', report.unchangedResync)}`,
     `    = ${(report.unchangedResync.shareOfFirst * 100).toFixed(1)} % of the first (CPU ${(report.unchangedResync.cpuShareOfFirst * 100).toFixed(1)} %)`,
-    `  bare fetch of the same ${report.bareFetch.requests} addresses (${report.bareFetch.megabytes.toFixed(1)} MB), ${SYNC_CONCURRENCY} at a time: ` +
+    `  bare fetch of the same ${report.bareFetch.requests} addresses (${report.bareFetch.megabytes.toFixed(1)} MB), ${UPSTREAM_CONCURRENCY} at a time: ` +
       `${report.bareFetch.seconds.toFixed(2)} s (CPU ${report.bareFetch.cpuSeconds.toFixed(2)} s; the simulator's ${report.bareFetch.upstreamCpuSeconds.toFixed(2)} s)`,
     `    the unchanged re-sync took ${(report.unchangedResync.seconds / report.bareFetch.seconds).toFixed(2)} times its time and ` +
       `${(report.unchangedResync.cpuSeconds / report.bareFetch.cpuSeconds).toFixed(2)} times its CPU`,

@@ -194,8 +194,7 @@ async function main(): Promise<void> {
     const api = await serveModule(module, { name: 'bench-webhooks', logger });
     // Stopped before the pool is destroyed, also when the run fails: the dispatcher writes to it until it stops.
     closeApi = () => api.close();
-    const owners = new Map<string, string>();
-    const subscribe = async (receiver: Receiver): Promise<string> => {
+    const subscribe = async (receiver: Receiver): Promise<{ id: string; owner: string }> => {
       const owner = randomUUID();
       const response = await fetch(`${api.url}/v1/timetable/webhooks`, {
         method: 'POST',
@@ -203,12 +202,10 @@ async function main(): Promise<void> {
         body: JSON.stringify({ url: receiver.url, secret: 'bench-secret-0123456789' }),
       });
       if (response.status !== 201) throw new Error(`webhook create answered ${response.status}: ${await response.text()}`);
-      const id = ((await response.json()) as { data: { id: string } }).data.id;
-      owners.set(id, owner);
-      return id;
+      return { id: ((await response.json()) as { data: { id: string } }).data.id, owner };
     };
-    const unsubscribe = async (id: string): Promise<void> => {
-      const response = await fetch(`${api.url}/v1/timetable/webhooks/${id}`, { method: 'DELETE', headers: identity.headersFor(owners.get(id)!) });
+    const unsubscribe = async ({ id, owner }: { id: string; owner: string }): Promise<void> => {
+      const response = await fetch(`${api.url}/v1/timetable/webhooks/${id}`, { method: 'DELETE', headers: identity.headersFor(owner) });
       if (response.status !== 200) throw new Error(`webhook delete answered ${response.status}: ${await response.text()}`);
     };
     for (const receiver of live) await subscribe(receiver);

@@ -1,5 +1,6 @@
 import type { Knex } from '@timetable/db';
 import { Agent, request } from 'undici';
+import { groupCalendarUrl } from '@timetable/sync';
 
 /**
  * The upstream addresses the sync's last run read, from what it keeps to skip unchanged answers
@@ -12,7 +13,7 @@ export async function addressesLastRead(knex: Knex, baseUrl: string): Promise<st
   const pu = programsList === undefined ? null : new URLSearchParams(programsList.slice('json?'.length)).get('pu');
   if (pu === null) throw new Error('the last run read no programs list, so its feeds\' planning unit is unknown');
   return sources.map((source) =>
-    source.startsWith('feed:') ? `${baseUrl}/ical?lan=de&puid=${pu}&type=pg&pgid=${source.slice('feed:'.length)}` : `${baseUrl}/${source}`,
+    source.startsWith('feed:') ? groupCalendarUrl(baseUrl, Number(pu), Number(source.slice('feed:'.length))) : `${baseUrl}/${source}`,
   );
 }
 

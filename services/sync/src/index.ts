@@ -13,3 +13,5 @@ export {
   semesterIdOf,
 } from './features/normalise/upstream-ids.js';
 export { loadSyncConfig, syncConfigFields, type SyncConfig } from './config.js';
+export { groupCalendarUrl } from './features/upstream-client/starplan-client.js';
+export { UPSTREAM_CONCURRENCY } from './features/upstream-client/read-upstream.js';

@@ -39,13 +39,14 @@ export interface GroupToRead {
   group: UpstreamPlanningGroup;
 }
 
-const DEFAULT_CONCURRENCY = 6;
+/** Upstream requests a run has open at once. */
+export const UPSTREAM_CONCURRENCY = 6;
 
 export async function readLists(
   client: StarplanClient,
   options: ReadListsOptions,
 ): Promise<{ upstream: UpstreamSnapshot; failures: ScopedFailure[] }> {
-  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+  const concurrency = options.concurrency ?? UPSTREAM_CONCURRENCY;
   const bodies = new Map<string, string>();
   const planningUnit = selectPlanningUnit(await client.planningUnits(bodies), options.today, options.forcedPlanningUnit);
   const [programs, rooms] = await Promise.all([client.programs(planningUnit.id, bodies), readRooms(client, concurrency, bodies)]);
@@ -83,7 +84,7 @@ export async function readLists(
  */
 export async function readFeeds(client: StarplanClient, upstream: UpstreamSnapshot, options: ReadFeedsOptions): Promise<ScopedFailure[]> {
   const failures: ScopedFailure[] = [];
-  await mapConcurrently(groupsToRead(upstream.programs, upstream.groupsByProgram), options.concurrency ?? DEFAULT_CONCURRENCY, async ({ og, group }) => {
+  await mapConcurrently(groupsToRead(upstream.programs, upstream.groupsByProgram), options.concurrency ?? UPSTREAM_CONCURRENCY, async ({ og, group }) => {
     let read: CalendarRead;
     try {
       read = await client.groupCalendarUnlessKnown(upstream.planningUnit.id, group.id, options.knownFeeds?.get(group.id), upstream.bodies);
@@ -108,7 +109,7 @@ export async function rereadFeeds(
   upstream: UpstreamSnapshot,
   groups: readonly GroupToRead[],
   onParsed: ReadFeedsOptions['onParsed'],
-  concurrency = DEFAULT_CONCURRENCY,
+  concurrency = UPSTREAM_CONCURRENCY,
 ): Promise<ScopedFailure[]> {
   const failures: ScopedFailure[] = [];
   await mapConcurrently(groups, concurrency, async ({ og, group }) => {

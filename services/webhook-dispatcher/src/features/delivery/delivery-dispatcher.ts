@@ -236,8 +236,8 @@ export class DeliveryDispatcher {
       const waiting = this.queues.takeWaiting(host);
       if (waiting.length > 0) this.recorder.release(waiting);
     }
-    // Their attempts have moved to the slow hosts' slots, which may have freed some of the process's.
-    if (this.slowHosts.length > 0) this.startReady();
+    // Their attempts may have moved to the spare slots and freed some of the process's for what waits.
+    if (this.slowHosts.length > 0 && this.queues.waiting > 0) this.startReady();
   }
 
   private claim(limit: number): Promise<ClaimedDelivery[]> {

@@ -169,13 +169,17 @@ export class HostQueues {
 
   /** Removes and returns what waits for one host (its breaker opened) or, without a host, for every host. */
   takeWaiting(host?: string): ClaimedDelivery[] {
-    const taken: ClaimedDelivery[] = [];
-    const queues: Iterable<[string, HostQueue]> = host === undefined ? this.hosts : this.hosts.has(host) ? [[host, this.hosts.get(host)!]] : [];
-    for (const [name, queue] of queues) {
-      taken.push(...queue.waiting.splice(0));
-      this.forgetIfIdle(name, queue);
+    if (host !== undefined) {
+      const queue = this.hosts.get(host);
+      return queue ? this.takeWaitingOf(host, queue) : [];
     }
+    return [...this.hosts].flatMap(([name, queue]) => this.takeWaitingOf(name, queue));
+  }
+
+  private takeWaitingOf(host: string, queue: HostQueue): ClaimedDelivery[] {
+    const taken = queue.waiting.splice(0);
     this.waitingCount -= taken.length;
+    this.forgetIfIdle(host, queue);
     return taken;
   }
 
