@@ -93,5 +93,9 @@ left join matched_changes m on m.id = c.change_id`;
 /**
  * Taken in the claim's transaction: claims of all replicas run one after another, each seeing the leases
  * the one before committed. A claim takes milliseconds, so replicas barely wait for each other.
+ * It also turns off PostgreSQL's JIT compilation for the claim: the planner cannot know the per-webhook
+ * limit, overestimates the candidates by two orders of magnitude once the table has statistics, and the
+ * estimate crosses `jit_above_cost`; compiling the statement then took about 70 ms, four times the claim's
+ * own work (bench/README.md, "Webhook dispatch").
  */
-export const CLAIM_LOCK_SQL = "select pg_advisory_xact_lock(hashtext('timetable.webhooks.claim'))";
+export const CLAIM_LOCK_SQL = "select pg_advisory_xact_lock(hashtext('timetable.webhooks.claim')), set_config('jit', 'off', true)";
