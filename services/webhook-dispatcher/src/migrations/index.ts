@@ -1,6 +1,7 @@
 import type { MigrationSet } from '@timetable/db';
 import { addDeliveryClaimedBy } from './add-delivery-claimed-by.js';
 import { addDeliveryFairness } from './add-delivery-fairness.js';
+import { addLeaseCounts } from './add-lease-counts.js';
 import { createWebhookTables } from './create-webhook-tables.js';
 
 export const WEBHOOKS_SCHEMA = 'webhooks';
@@ -9,4 +10,5 @@ export const webhookMigrations: MigrationSet = {
   '20250101000000_create_webhook_tables': createWebhookTables,
   '20251201000000_add_delivery_fairness': addDeliveryFairness,
   '20261125000000_add_delivery_claimed_by': addDeliveryClaimedBy,
+  '20261127000000_add_lease_counts': addLeaseCounts,
 };

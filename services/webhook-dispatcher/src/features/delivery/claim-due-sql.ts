@@ -1,8 +1,9 @@
 /**
  * One statement that leases the due deliveries this dispatcher may hold now, fairly:
- * - the load is read from the leases themselves (pending deliveries whose lease has not run out), so it
- *   counts the attempts of every dispatcher replica, not only this one's; claims run one at a time (see
- *   CLAIM_LOCK_SQL), so two replicas cannot both fill the same free slot;
+ * - the load is read from `lease_counts` (how many leases each claim holds per host and developer, until
+ *   its lease end), so it counts the attempts of every dispatcher replica, not only this one's; claims run
+ *   one at a time (see CLAIM_LOCK_SQL), so two replicas cannot both fill the same free slot. The claim adds
+ *   its own counts, and clears the rows of claims ended or run out (skipping any a holder is updating);
  * - per subscriber host, a cap on the leases: the host limit while any other dispatcher holds a lease to
  *   that host (a lease without `claimed_by` counts as another's), else the larger claim-ahead cap. A
  *   dispatcher that holds more leases to a host than the host limit is then the only holder, and it starts
@@ -12,37 +13,34 @@
  *   batch shared among all webhooks, at least the host limit and at most the claim-ahead cap, so the
  *   candidates a claim looks at (and locks) stay near the batch size however many webhooks there are;
  * - across developers round-robin: a developer's n-th delivery, counting the leases they already hold,
- *   comes after every other developer's (n-1)-th, so one developer's backlog cannot hold up another's.
+ *   comes after every other developer's (n-1)-th, so one developer's backlog cannot hold up another's;
+ * - hosts the dispatcher names as slow (attempts in flight of which none has ended for a while) get no
+ *   leases ahead: the host limit is their cap, as it is for a host another dispatcher holds leases to.
  * A change matched to several webhooks is claimed as several deliveries; its content (the JSON columns
  * above all, as the text they were stored as, so the dispatcher splices them into bodies unparsed) comes
  * with one of them only, flagged by `has_change` on every one, so it is sent once per claim rather than
  * once per delivery.
- * - hosts the dispatcher names as slow (every slot taken by attempts that have not ended for a while) get
- *   no leases ahead: the host limit is their cap, as it is for a host another dispatcher holds leases to.
- * Parameters: now (leases), dispatcher id, claim-ahead cap, host limit, claim-ahead cap, host limit, batch
- * size (per webhook), now, now (due), slow hosts (a JSON array), host limit, claim-ahead cap (a host without leases), batch
- * size, claim token, lease end, dispatcher id.
+ * Named bindings: now, claimedBy, soleCap (cap of a host only this dispatcher holds leases to), hostLimit,
+ * batch (leases at most, and the share per webhook), slowHosts (a JSON array), claimToken, leaseUntil.
  */
 export const CLAIM_DUE_SQL = `
 with leased as (
-  select w.target_host, w.developer_id, d.claimed_by
-  from deliveries d
-  join webhooks w on w.id = d.webhook_id
-  where d.status = 'pending' and d.claimed_until > ?
+  select target_host, developer_id, claimed_by, leased from lease_counts
+  where claimed_until > :now and leased > 0
 ),
 host_load as (
-  select target_host as host, count(*)::int as leased,
-    count(*) filter (where claimed_by is distinct from ?::uuid)::int as leased_by_others
+  select target_host as host, sum(leased)::int as leased,
+    coalesce(sum(leased) filter (where claimed_by is distinct from :claimedBy::uuid), 0)::int as leased_by_others
   from leased group by target_host
 ),
 host_room as (
-  select host, leased, case when leased_by_others = 0 then ?::int else ?::int end as cap from host_load
+  select host, leased, case when leased_by_others = 0 then :soleCap::int else :hostLimit::int end as cap from host_load
 ),
 per_webhook as (
-  select least(?::int, greatest(?::int, ceil(?::numeric / greatest(count(*), 1))::int)) as n from webhooks
+  select least(:soleCap::int, greatest(:hostLimit::int, ceil(:batch::numeric / greatest(count(*), 1))::int)) as n from webhooks
 ),
 developer_load as (
-  select developer_id, count(*)::int as in_flight from leased group by developer_id
+  select developer_id, sum(leased)::int as in_flight from leased group by developer_id
 ),
 candidates as (
   select d.id, w.developer_id, w.target_host, d.next_retry_at,
@@ -50,7 +48,7 @@ candidates as (
   from webhooks w
   cross join lateral (
     select id, next_retry_at from deliveries
-    where webhook_id = w.id and status = 'pending' and next_retry_at <= ? and (claimed_until is null or claimed_until <= ?)
+    where webhook_id = w.id and status = 'pending' and next_retry_at <= :now and (claimed_until is null or claimed_until <= :now)
     order by next_retry_at, id
     limit (select n from per_webhook)
     for update skip locked
@@ -67,14 +65,25 @@ chosen as (
   select r.id from ranked r
   left join host_room h on h.host = r.target_host
   left join developer_load l on l.developer_id = r.developer_id
-  where r.host_rank + coalesce(h.leased, 0) <= case when r.target_host in (select json_array_elements_text(?::json)) then ?::int else coalesce(h.cap, ?::int) end
+  where r.host_rank + coalesce(h.leased, 0) <= case when r.target_host in (select json_array_elements_text(:slowHosts::json)) then :hostLimit::int else coalesce(h.cap, :soleCap::int) end
   order by r.developer_rank + coalesce(l.in_flight, 0), r.next_retry_at, r.id
-  limit ?
+  limit :batch
 ),
 claimed as (
-  update deliveries set claim_token = ?, claimed_until = ?, claimed_by = ?
+  update deliveries set claim_token = :claimToken, claimed_until = :leaseUntil, claimed_by = :claimedBy
   where id in (select id from chosen)
   returning id, webhook_id, change_id, message_id, event_type, attempts
+),
+counted as (
+  insert into lease_counts (claim_token, target_host, developer_id, claimed_by, leased, claimed_until)
+  select :claimToken::uuid, w.target_host, w.developer_id, :claimedBy::uuid, count(*), :leaseUntil::timestamptz
+  from claimed join webhooks w on w.id = claimed.webhook_id
+  group by w.target_host, w.developer_id
+),
+cleared as (
+  delete from lease_counts where ctid in (
+    select ctid from lease_counts where claimed_until <= :now or leased <= 0 for update skip locked
+  )
 )
 select c.id, c.webhook_id, c.change_id, c.message_id, c.event_type, c.attempts, w.url, w.secret, w.developer_id, w.target_host,
   w.deleted_at is not null as webhook_deleted, m.id is not null as has_change,
@@ -89,6 +98,28 @@ from (
 ) c
 join webhooks w on w.id = c.webhook_id
 left join matched_changes m on m.id = c.change_id`;
+
+/**
+ * Ends leases in `lease_counts`: CTEs for the statements that end leases, after a CTE `ending` with one row
+ * (claim_token, host, developer_id) per lease ended. Counted whether or not the delivery's row still names
+ * the lease: its holder stops holding it either way (a lease that ran out is no longer counted anyway).
+ * The counters are locked in one order, so statements ending leases at the same time never deadlock.
+ */
+export const END_LEASES_CTES = `
+ended_counts as (
+  select claim_token, host, developer_id, count(*)::int as n from ending group by claim_token, host, developer_id
+),
+counters as (
+  select c.claim_token, c.target_host, c.developer_id, e.n
+  from lease_counts c
+  join ended_counts e on e.claim_token = c.claim_token and e.host = c.target_host and e.developer_id = c.developer_id
+  order by c.claim_token, c.target_host, c.developer_id
+  for update of c
+),
+uncounted as (
+  update lease_counts c set leased = c.leased - k.n from counters k
+  where c.claim_token = k.claim_token and c.target_host = k.target_host and c.developer_id = k.developer_id
+)`;
 
 /**
  * Taken in the claim's transaction: claims of all replicas run one after another, each seeing the leases

@@ -1,6 +1,6 @@
 import type { Knex } from '@timetable/db';
 import type { SecretCipher } from '../secrets/secret-cipher.js';
-import { CLAIM_DUE_SQL, CLAIM_LOCK_SQL } from './claim-due-sql.js';
+import { CLAIM_DUE_SQL, CLAIM_LOCK_SQL, END_LEASES_CTES } from './claim-due-sql.js';
 import { changeDataJson } from './delivery-body.js';
 
 /** A delivery this dispatcher holds the lease of, with what it needs to build and send the body. */
@@ -55,8 +55,11 @@ export interface ClaimRequest {
   slowHosts?: readonly string[];
 }
 
-/** What one attempt's record needs to name its delivery: the lease is checked when it is written. */
-export type HeldLease = Pick<ClaimedDelivery, 'id' | 'claimToken'>;
+/**
+ * What ending a lease needs: the delivery and its lease, checked when the outcome is written, and the host
+ * and developer whose lease count it leaves.
+ */
+export type HeldLease = Pick<ClaimedDelivery, 'id' | 'claimToken' | 'host' | 'developerId'>;
 
 interface ClaimRow {
   id: string;
@@ -111,10 +114,10 @@ export class DeliveryStore {
     const soleCap = claimedBy === null ? hostLimit : ahead;
     const result = await this.knex.transaction(async (trx) => {
       await trx.raw(CLAIM_LOCK_SQL);
-      return trx.raw<{ rows: ClaimRow[] }>(CLAIM_DUE_SQL, [
-        now, claimedBy, soleCap, hostLimit, soleCap, hostLimit, request.limit, now, now, JSON.stringify(request.slowHosts ?? []), hostLimit, soleCap, request.limit,
-        request.claimToken, request.leaseUntil, claimedBy,
-      ]);
+      return trx.raw<{ rows: ClaimRow[] }>(CLAIM_DUE_SQL, {
+        now, claimedBy, soleCap, hostLimit, batch: request.limit, slowHosts: JSON.stringify(request.slowHosts ?? []),
+        claimToken: request.claimToken, leaseUntil: request.leaseUntil,
+      });
     });
     // Deliveries of one change to several webhooks share one serialisation of its content.
     const changes = changesOf(result.rows);
@@ -147,6 +150,8 @@ export class DeliveryStore {
       const fields = JSON.stringify({
         id: lease.id,
         claim_token: lease.claimToken,
+        host: lease.host,
+        developer_id: lease.developerId,
         status: record.status,
         attempts: record.attempts,
         last_attempt_at: record.lastAttemptAt.getTime(),
@@ -158,15 +163,14 @@ export class DeliveryStore {
       });
       return `${fields.slice(0, -1)},"payload":${record.payload}}`;
     });
-    const result = await this.knex.raw<{ rows: { id: string }[] }>(RECORD_ATTEMPTS_SQL, [`[${rows.join(',')}]`]);
+    const result = await this.knex.raw<{ rows: { id: string }[] }>(RECORD_ATTEMPTS_SQL, { rows: `[${rows.join(',')}]` });
     return new Set(result.rows.map((row) => row.id));
   }
 
   /** Gives many leases back untouched (shutdown, or too little lease left to start): due again at once. */
   async releaseAll(leases: HeldLease[]): Promise<void> {
     if (leases.length === 0) return;
-    const values = leases.map((lease) => ({ id: lease.id, claim_token: lease.claimToken }));
-    await this.knex.raw(RELEASE_SQL, [JSON.stringify(values)]);
+    await this.knex.raw(RELEASE_SQL, { leases: leasesJson(leases) });
   }
 
   /**
@@ -176,8 +180,7 @@ export class DeliveryStore {
    */
   async postpone(held: HeldLease[], host: string, retryAt: Date, now: Date): Promise<void> {
     if (held.length > 0) {
-      const values = held.map((lease) => ({ id: lease.id, claim_token: lease.claimToken }));
-      await this.knex.raw(POSTPONE_SQL, [retryAt, JSON.stringify(values)]);
+      await this.knex.raw(POSTPONE_SQL, { retryAt, leases: leasesJson(held) });
     }
     await this.knex('deliveries')
       .where({ status: 'pending' })
@@ -190,18 +193,12 @@ export class DeliveryStore {
   }
 
   async fail(claimed: HeldLease, errorMessage: string): Promise<void> {
-    await this.heldBy(claimed).update({
-      status: 'failed', next_retry_at: null, error_message: errorMessage, claim_token: null, claimed_until: null, claimed_by: null,
-    });
+    await this.knex.raw(FAIL_SQL, { errorMessage, leases: leasesJson([claimed]) });
   }
 
   async countDue(now: Date): Promise<number> {
     const row = await this.knex('deliveries').where('status', 'pending').andWhere('next_retry_at', '<=', now).count({ count: '*' }).first();
     return Number(row?.count ?? 0);
-  }
-
-  private heldBy(claimed: HeldLease) {
-    return this.knex('deliveries').where({ id: claimed.id, claim_token: claimed.claimToken, status: 'pending' });
   }
 
   private decrypt(stored: string, webhookId: string): string {
@@ -236,28 +233,50 @@ function changesOf(rows: ClaimRow[]): Map<string, string> {
   return changes;
 }
 
+function leasesJson(leases: HeldLease[]): string {
+  return JSON.stringify(leases.map((lease) => ({ id: lease.id, claim_token: lease.claimToken, host: lease.host, developer_id: lease.developerId })));
+}
+
+/** The leases a statement ends, as the `ending` relation END_LEASES_CTES reads. */
+const ENDING_LEASES = `
+ending as (
+  select * from json_to_recordset(:leases::json) as v(id uuid, claim_token uuid, host text, developer_id uuid)
+)`;
+
 /**
  * Only where the lease is still held: a lost lease's outcome is never written over another's attempt.
  * A `json` column of json_to_recordset keeps the payload's text exactly as sent (it is not jsonb).
  */
 const RECORD_ATTEMPTS_SQL = `
+with ending as (
+  select * from json_to_recordset(:rows::json) as v(
+    id uuid, claim_token uuid, host text, developer_id uuid, status text, attempts int, last_attempt_at float8,
+    next_retry_at float8, response_code int, response_body text, error_message text, delivered_at float8, payload json)
+), ${END_LEASES_CTES}
 update deliveries d set
   status = v.status, attempts = v.attempts, last_attempt_at = to_timestamp(v.last_attempt_at / 1000.0),
   next_retry_at = to_timestamp(v.next_retry_at / 1000.0), response_code = v.response_code,
   response_body = v.response_body, error_message = v.error_message, delivered_at = to_timestamp(v.delivered_at / 1000.0),
   payload = v.payload, claim_token = null, claimed_until = null, claimed_by = null
-from json_to_recordset(?::json) as v(
-  id uuid, claim_token uuid, status text, attempts int, last_attempt_at float8, next_retry_at float8,
-  response_code int, response_body text, error_message text, delivered_at float8, payload json)
+from ending v
 where d.id = v.id and d.claim_token = v.claim_token and d.status = 'pending'
 returning d.id`;
 
 const POSTPONE_SQL = `
-update deliveries d set next_retry_at = ?, claim_token = null, claimed_until = null, claimed_by = null
-from json_to_recordset(?::json) as v(id uuid, claim_token uuid)
+with ${ENDING_LEASES}, ${END_LEASES_CTES}
+update deliveries d set next_retry_at = :retryAt, claim_token = null, claimed_until = null, claimed_by = null
+from ending v
 where d.id = v.id and d.claim_token = v.claim_token and d.status = 'pending'`;
 
 const RELEASE_SQL = `
+with ${ENDING_LEASES}, ${END_LEASES_CTES}
 update deliveries d set claim_token = null, claimed_until = null, claimed_by = null
-from json_to_recordset(?::json) as v(id uuid, claim_token uuid)
+from ending v
+where d.id = v.id and d.claim_token = v.claim_token and d.status = 'pending'`;
+
+const FAIL_SQL = `
+with ${ENDING_LEASES}, ${END_LEASES_CTES}
+update deliveries d set status = 'failed', next_retry_at = null, error_message = :errorMessage,
+  claim_token = null, claimed_until = null, claimed_by = null
+from ending v
 where d.id = v.id and d.claim_token = v.claim_token and d.status = 'pending'`;
