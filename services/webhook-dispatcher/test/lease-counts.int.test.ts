@@ -123,6 +123,26 @@ describe('lease counts', () => {
     expect(load.counted).toEqual(load.rows);
   });
 
+  it('leases of a webhook deleted while they are held are taken off when their holder ends them', async () => {
+    const h = await harness();
+    const target = await receiver();
+    const owner = randomUUID();
+    await webhook(h, target.url, owner);
+    const hooks = await h.call(owner, 'GET', '/webhooks');
+    await h.publish({}, {}, {});
+    const store = storeOf(h);
+    const claimed = await claimer(h, store)();
+    expect(claimed).toHaveLength(3);
+    expect((await h.call(owner, 'DELETE', `/webhooks/${hooks.body.data[0].id as string}`)).status).toBe(200);
+    // The rows no longer name the leases, but the holder still holds them until it ends them.
+    expect(Object.values((await loads(h)).counted)).toEqual([3]);
+
+    expect((await store.recordAttempts(claimed.slice(0, 2).map((lease) => ({ lease, record: delivered(h.clock.now()) })))).size).toBe(0);
+    await store.fail(claimed[2]!, 'Webhook deleted');
+    expect(await loads(h)).toEqual({ counted: {}, rows: {} });
+    expect((await h.knex('deliveries').pluck('status')).every((status) => status === 'failed')).toBe(true);
+  });
+
   it('statements ending leases of the same counters at once all complete and leave the counts exact', async () => {
     const h = await harness();
     await fourWebhooks(h, 50);

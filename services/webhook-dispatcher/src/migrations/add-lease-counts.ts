@@ -10,6 +10,9 @@ import type { Migration } from '@timetable/db';
  */
 export const addLeaseCounts: Migration = {
   async up(knex) {
+    // Dropping the index waits for an exclusive lock on deliveries, and every statement on the table would
+    // queue behind that wait: give up instead, and the service's next start tries again.
+    await knex.raw("set local lock_timeout = '10s'");
     await knex.raw(`
       create table lease_counts (
         claim_token uuid not null,

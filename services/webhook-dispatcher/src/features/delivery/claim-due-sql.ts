@@ -3,7 +3,8 @@
  * - the load is read from `lease_counts` (how many leases each claim holds per host and developer, until
  *   its lease end), so it counts the attempts of every dispatcher replica, not only this one's; claims run
  *   one at a time (see CLAIM_LOCK_SQL), so two replicas cannot both fill the same free slot. The claim adds
- *   its own counts, and clears the rows of claims ended or run out (skipping any a holder is updating);
+ *   its own counts, and clears the rows of claims whose leases all ended, or ran out a minute ago (so a
+ *   replica whose clock runs ahead does not clear another's live counts; skipping any a holder is updating);
  * - per subscriber host, a cap on the leases: the host limit while any other dispatcher holds a lease to
  *   that host (a lease without `claimed_by` counts as another's), else the larger claim-ahead cap. A
  *   dispatcher that holds more leases to a host than the host limit is then the only holder, and it starts
@@ -22,6 +23,7 @@
  * once per delivery.
  * Named bindings: now, claimedBy, soleCap (cap of a host only this dispatcher holds leases to), hostLimit,
  * batch (leases at most, and the share per webhook), slowHosts (a JSON array), claimToken, leaseUntil.
+ * knex reads `:name::type` as the binding `name` and a cast; so no binding here may be named like a type.
  */
 export const CLAIM_DUE_SQL = `
 with leased as (
@@ -82,7 +84,7 @@ counted as (
 ),
 cleared as (
   delete from lease_counts where ctid in (
-    select ctid from lease_counts where claimed_until <= :now or leased <= 0 for update skip locked
+    select ctid from lease_counts where claimed_until <= :now::timestamptz - interval '1 minute' or leased <= 0 for update skip locked
   )
 )
 select c.id, c.webhook_id, c.change_id, c.message_id, c.event_type, c.attempts, w.url, w.secret, w.developer_id, w.target_host,
@@ -127,6 +129,6 @@ uncounted as (
  * It also turns off PostgreSQL's JIT compilation for the claim: the planner cannot know the per-webhook
  * limit, overestimates the candidates by two orders of magnitude once the table has statistics, and the
  * estimate crosses `jit_above_cost`; compiling the statement then took about 70 ms, four times the claim's
- * own work (bench/README.md, "Webhook dispatch").
+ * own work (bench/README.md, "Webhook dispatch", fifth pass).
  */
 export const CLAIM_LOCK_SQL = "select pg_advisory_xact_lock(hashtext('timetable.webhooks.claim')), set_config('jit', 'off', true)";
