@@ -32,10 +32,14 @@ const CONCURRENCY = 32;
  * this machine's speed varies more than the target from one batch to the next.
  */
 const DEAD_ROUNDS = Number(process.env.BENCH_DEAD_ROUNDS ?? 8);
+/** Pairs of batches with a dead host new to the dispatcher (a receiver on a port of its own each time). */
+const NEW_DEAD_ROUNDS = Math.max(1, Number(process.env.BENCH_NEW_DEAD_ROUNDS ?? 5));
+/** Pairs of a dispatch batch and a bare loop the throughput ratio is the median of. */
+const RATIO_ROUNDS = Math.max(1, Number(process.env.BENCH_RATIO_ROUNDS ?? 5));
 /** Longer than the second within which an answer shows the dispatcher a host answers (SLOW_AFTER_MS in host-queues.ts). */
 const HELD_AT_LEAST_MS = 1500;
 const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-/** BENCH_PROFILE=1: a CPU profile of this process (dispatcher and receivers) during the first dispatch. */
+/** BENCH_PROFILE=1: a CPU profile of this process (dispatcher and receivers) during the first dispatch batch. */
 const PROFILE = process.env.BENCH_PROFILE === '1';
 const PROFILE_FILE = path.join(import.meta.dirname, 'results', 'webhook-dispatch.cpuprofile');
 
@@ -213,33 +217,55 @@ async function main(): Promise<void> {
       bus.publish(Array.from({ length: count }, () => change()).map((value) => ({ topic: topics.changes.name, key: `course:${value.entityId}`, value })));
 
     const bodySize = JSON.stringify({ id: randomUUID(), event: 'course.updated', timestamp: new Date().toISOString(), data: change() }).length;
-    // The bare loop runs before the dispatch and after it, and the faster run is the baseline: after it,
-    // PostgreSQL may still be vacuuming the deliveries just written, which would slow the loop down.
     // A warm-up of both first, so neither side's measurement includes compiling its code.
     await publish(WARM_UP_CHANGES);
     await timeUntilDelivered(live, WARM_UP_CHANGES, () => module.dispatcher.runCycle());
     await bareLoop(live, WARM_UP_CHANGES * HOSTS, bodySize);
-    const bareBefore = await measuredBareLoop(live, CHANGES * HOSTS, bodySize);
-    await publish();
-    // The pool's connections stay open across the run, so their CPU time before and after covers the dispatch.
-    const cpuBefore = await cpuSeconds(database);
+
+    // The throughput: pairs of a bare loop and a dispatch batch, in turn (the bare loop first in even pairs),
+    // and the ratio of each pair; the median of the pairs' ratios is the result. This machine's speed varies
+    // by a third from one second to the next, so a single dispatch against a single bare loop says little.
     const dispatchOnce = () => timeUntilDelivered(live, CHANGES, () => module.dispatcher.runCycle());
+    const throughput: { dispatched: number; bare: number }[] = [];
+    const dispatchCpu = { node: 0, mainThread: 0, postgres: 0 as number | null };
+    const bareCpu = { cpu: 0, mainThread: 0 };
     let profile: ProfileSummary | undefined;
-    let dispatched: number;
-    if (PROFILE) ({ result: dispatched, summary: profile } = await profileWhile(PROFILE_FILE, dispatchOnce, 20));
-    else dispatched = await dispatchOnce();
-    const cpuAfter = await cpuSeconds(database);
-    const bareAfter = await measuredBareLoop(live, CHANGES * HOSTS, bodySize);
-    const bare = bareAfter.rate > bareBefore.rate ? bareAfter : bareBefore;
+    const measuredDispatch = async (profiled: boolean): Promise<number> => {
+      await publish();
+      // The pool's connections stay open across the run, so their CPU time before and after covers the dispatch.
+      const before = await cpuSeconds(database);
+      let rate: number;
+      if (profiled) ({ result: rate, summary: profile } = await profileWhile(PROFILE_FILE, dispatchOnce, 20));
+      else rate = await dispatchOnce();
+      const after = await cpuSeconds(database);
+      dispatchCpu.node += after.node - before.node;
+      dispatchCpu.mainThread += after.mainThread - before.mainThread;
+      dispatchCpu.postgres = after.postgres === null || before.postgres === null || dispatchCpu.postgres === null ? null : dispatchCpu.postgres + after.postgres - before.postgres;
+      return rate;
+    };
+    const measuredBare = async (): Promise<number> => {
+      const run = await measuredBareLoop(live, CHANGES * HOSTS, bodySize);
+      bareCpu.cpu += run.cpu;
+      bareCpu.mainThread += run.mainThread;
+      return run.rate;
+    };
+    for (let round = 0; round < RATIO_ROUNDS; round += 1) {
+      if (round % 2 === 0) {
+        const bare = await measuredBare();
+        throughput.push({ bare, dispatched: await measuredDispatch(PROFILE && round === 0) });
+      } else {
+        const dispatched = await measuredDispatch(false);
+        throughput.push({ dispatched, bare: await measuredBare() });
+      }
+    }
 
     // The dead subscriber, in pairs of batches: one with the eight live subscribers alone, and one with a
     // webhook to a receiver that holds every request. After each batch with it that webhook is deleted (its
     // pending deliveries fail in one statement) and the held requests are answered, so a batch alone has no
-    // attempt hanging. The first pair's dead host is new to the dispatcher, and its batch includes the second
-    // it takes to count as slow; in the later pairs it is the same host, remembered as slow.
-    const pairs: { alone: number; withDead: number }[] = [];
-    const batchWithDead = async (): Promise<number> => {
-      const deadHook = await subscribe(dead);
+    // attempt hanging. In the first pairs the dead host is new to the dispatcher, and the batch includes the
+    // second it takes to count as slow; in the later pairs it is the same host, remembered as slow.
+    const batchWithDead = async (deadReceiver: Receiver): Promise<number> => {
+      const deadHook = await subscribe(deadReceiver);
       await publish();
       const heldSince = performance.now();
       let cycle: Promise<void> = Promise.resolve();
@@ -250,7 +276,7 @@ async function main(): Promise<void> {
       // Answered no sooner than HELD_AT_LEAST_MS after they were sent: a quicker answer would show the
       // dispatcher that the host answers after all, and the next pair would measure a host it trusts.
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, HELD_AT_LEAST_MS - (performance.now() - heldSince))));
-      answerHeld(dead);
+      answerHeld(deadReceiver);
       await cycle;
       return rate;
     };
@@ -258,39 +284,55 @@ async function main(): Promise<void> {
       await publish();
       return dispatchOnce();
     };
-    for (let round = 0; round <= DEAD_ROUNDS; round += 1) {
-      // In turn alone first and with it first (after the first pair), so that what the first batch of a pair
-      // leaves the database to clean up weighs on both sides alike.
+    // In turn alone first and with it first, so that what the first batch of a pair leaves the database to
+    // clean up weighs on both sides alike.
+    const pair = async (round: number, deadReceiver: Receiver): Promise<{ alone: number; withDead: number }> => {
       if (round % 2 === 0) {
         const alone = await batchAlone();
-        pairs.push({ alone, withDead: await batchWithDead() });
-      } else {
-        const withDead = await batchWithDead();
-        pairs.push({ alone: await batchAlone(), withDead });
+        return { alone, withDead: await batchWithDead(deadReceiver) };
+      }
+      const withDead = await batchWithDead(deadReceiver);
+      return { alone: await batchAlone(), withDead };
+    };
+    // A dead host new to the dispatcher: a receiver on a port of its own for each of these pairs (the last
+    // one is `dead`, which the later pairs then reuse).
+    const newHostPairs: { alone: number; withDead: number }[] = [];
+    for (let round = 0; round < NEW_DEAD_ROUNDS; round += 1) {
+      const fresh = round === NEW_DEAD_ROUNDS - 1 ? dead : await startReceiver(true);
+      newHostPairs.push(await pair(round, fresh));
+      if (fresh !== dead) {
+        fresh.server.closeAllConnections();
+        fresh.server.close();
       }
     }
+    const later: { alone: number; withDead: number }[] = [];
+    for (let round = 0; round < DEAD_ROUNDS; round += 1) later.push(await pair(round + NEW_DEAD_ROUNDS, dead));
     await closeApi();
     closeApi = undefined;
 
     const slowdownPercent = (ratio: number) => (ratio <= 1 ? `${((1 - ratio) * 100).toFixed(0)} % slower` : `${((ratio - 1) * 100).toFixed(0)} % faster`);
     const slowdown = (rate: number, reference: number) => slowdownPercent(rate / reference);
-    const later = pairs.slice(1);
-    const perDelivery = (seconds: number) => `${((seconds / (CHANGES * HOSTS)) * 1e6).toFixed(0)} µs`;
+    const deliveries = CHANGES * HOSTS * RATIO_ROUNDS;
+    const perDelivery = (seconds: number) => `${((seconds / deliveries) * 1e6).toFixed(0)} µs`;
+    const rates = (values: number[]) => `${median(values).toFixed(0)} (${Math.min(...values).toFixed(0)} to ${Math.max(...values).toFixed(0)})`;
+    const percent = (ratio: number) => `${(ratio * 100).toFixed(0)} %`;
     const report = [
       `webhook dispatch, ${HOSTS} receivers on 127.0.0.1, ${CHANGES} changes each, ${CONCURRENCY} attempts in flight, ${os.cpus().length} cores`,
-      `dispatcher (claim, sign, POST, record):    ${dispatched.toFixed(0)} deliveries/s   (target >= 1,000)`,
-      `bare undici POST loop, same concurrency:   ${bare.rate.toFixed(0)} requests/s   (the faster of ${bareBefore.rate.toFixed(0)} before and ${bareAfter.rate.toFixed(0)} after the dispatch)`,
-      `ratio:                                     ${((dispatched / bare.rate) * 100).toFixed(0)} %   (target >= 50 %)`,
-      `CPU per delivery: this process ${perDelivery(cpuAfter.node - cpuBefore.node)} (dispatcher and receivers), PostgreSQL ${
-        cpuAfter.postgres === null || cpuBefore.postgres === null ? 'unknown' : perDelivery(cpuAfter.postgres - cpuBefore.postgres)
-      }; bare loop ${perDelivery(bare.cpu)} (loop and receivers)`,
-      `main thread alone (the event loop): dispatcher ${perDelivery(cpuAfter.mainThread - cpuBefore.mainThread)} a delivery, bare loop ${perDelivery(bare.mainThread)}`,
-      `one more subscriber that never answers, in ${pairs.length} pairs of batches (the others alone and with it, in turn):`,
-      `  the first pair (the dead host is new):   ${pairs[0]!.alone.toFixed(0)} and ${pairs[0]!.withDead.toFixed(0)} deliveries/s to the others, ${slowdown(pairs[0]!.withDead, pairs[0]!.alone)}`,
+      `${RATIO_ROUNDS} pairs of a dispatch batch and a bare loop, in turn; medians, and in parentheses the range:`,
+      `dispatcher (claim, sign, POST, record):    ${rates(throughput.map((pair) => pair.dispatched))} deliveries/s   (target >= 1,000)`,
+      `bare undici POST loop, same concurrency:   ${rates(throughput.map((pair) => pair.bare))} requests/s`,
+      `ratio, median of the pairs:                ${percent(median(throughput.map((pair) => pair.dispatched / pair.bare)))}   (target >= 50 %; the pairs: ${throughput.map((pair) => percent(pair.dispatched / pair.bare)).join(', ')})`,
+      `CPU per delivery: this process ${perDelivery(dispatchCpu.node)} (dispatcher and receivers), PostgreSQL ${
+        dispatchCpu.postgres === null ? 'unknown' : perDelivery(dispatchCpu.postgres)
+      }; bare loop ${perDelivery(bareCpu.cpu)} (loop and receivers)`,
+      `main thread alone (the event loop): dispatcher ${perDelivery(dispatchCpu.mainThread)} a delivery, bare loop ${perDelivery(bareCpu.mainThread)}`,
+      `one more subscriber that never answers, in pairs of batches (the others alone and with it, in turn):`,
+      `${`  ${NEW_DEAD_ROUNDS} pairs, the dead host new to it:`.padEnd(43)}${newHostPairs.map((entry) => slowdown(entry.withDead, entry.alone)).join(', ')}`,
+      `                                           median ${slowdownPercent(median(newHostPairs.map((entry) => entry.withDead / entry.alone)))}   (target <= 10 %)`,
       later.length === 0
-        ? '  no later pairs (BENCH_DEAD_ROUNDS=0)'
-        : `  the later pairs (it is known slow):      ${later.map((pair) => slowdown(pair.withDead, pair.alone)).join(', ')}\n` +
-          `                                           median ${slowdownPercent(median(later.map((pair) => pair.withDead / pair.alone)))}   (target <= 10 %)`,
+        ? '  no pairs with a host known slow (BENCH_DEAD_ROUNDS=0)'
+        : `${`  ${DEAD_ROUNDS} pairs, the same host known slow:`.padEnd(43)}${later.map((entry) => slowdown(entry.withDead, entry.alone)).join(', ')}\n` +
+          `                                           median ${slowdownPercent(median(later.map((entry) => entry.withDead / entry.alone)))}   (target <= 10 %)`,
     ];
     process.stdout.write(`${report.join('\n')}\n`);
     if (profile) process.stdout.write(`\n${formatProfile('the dispatching process (dispatcher and the 8 receivers)', profile)}\n`);
