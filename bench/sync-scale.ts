@@ -31,6 +31,12 @@ const EVENTS_PER_CHURN_OPERATION = 2;
 const CHURN_PER_REQUEST = 1000;
 const RESULT_PREFIX = 'SYNC_SCALE_RESULT ';
 const SYNC_NODE_OPTIONS = deployedNodeOptions('sync');
+/**
+ * BENCH_UPSTREAM_VALIDATORS=1: the simulator's group feeds carry ETags and answer 304 to a request naming the
+ * current one (StarPlan sends no validators), to measure what conditional requests save where an upstream
+ * honours them.
+ */
+const UPSTREAM_VALIDATORS = process.env.BENCH_UPSTREAM_VALIDATORS === '1';
 
 interface Step {
   /** RSS when the step began, after a full garbage collection: what earlier steps left behind. */
@@ -88,7 +94,10 @@ interface SimulatorProcess {
 async function startSimulatorProcess(port: number, scale: number): Promise<SimulatorProcess> {
   const child = spawn(process.execPath, ['--conditions=@timetable/source', '--import', 'tsx', 'tools/starplan-sim/src/main.ts'], {
     cwd: repoRoot,
-    env: { ...process.env, SIM_PORT: String(port), SIM_SCALE: String(scale), SIM_HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env, SIM_PORT: String(port), SIM_SCALE: String(scale), SIM_HOST: '127.0.0.1', LOG_LEVEL: 'warn',
+      SIM_VALIDATORS: UPSTREAM_VALIDATORS ? '1' : '0',
+    },
     stdio: 'ignore',
   });
   // However this process ends (a failed start, an exception, running out of memory), the simulator goes with it:
@@ -276,6 +285,11 @@ if (one !== undefined) {
 } else {
   const scales = (process.env.BENCH_SCALES ?? process.env.BENCH_SCALE ?? '10,100').split(',').map((scale) => Number(scale.trim()));
   process.stdout.write(`sync process options as deployed (deploy/k8s/base/services/sync.yaml): ${SYNC_NODE_OPTIONS.join(' ') || 'none'}\n`);
+  process.stdout.write(
+    UPSTREAM_VALIDATORS
+      ? 'upstream: group feeds with ETags, 304 when unchanged (BENCH_UPSTREAM_VALIDATORS=1; StarPlan sends none)\n'
+      : 'upstream: as StarPlan, no validators (BENCH_UPSTREAM_VALIDATORS=1 for an upstream that sends them)\n',
+  );
   if (scales.some((scale) => !(scale > 0))) throw new Error(`BENCH_SCALES must list positive numbers, got ${process.env.BENCH_SCALES}`);
   const reports: ScaleReport[] = [];
   for (const scale of scales) {
@@ -288,6 +302,6 @@ if (one !== undefined) {
       'unchanged re-sync <= 10 % of the first\n',
   );
   await mkdir(path.join(repoRoot, 'bench/results'), { recursive: true });
-  const result = { measuredAt: new Date().toISOString(), node: process.version, cpus: os.cpus().length, scales: reports };
+  const result = { measuredAt: new Date().toISOString(), node: process.version, cpus: os.cpus().length, upstreamValidators: UPSTREAM_VALIDATORS, scales: reports };
   await writeFile(path.join(repoRoot, 'bench/results/sync-scale.json'), `${JSON.stringify(result, null, 2)}\n`);
 }

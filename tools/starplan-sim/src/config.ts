@@ -10,6 +10,7 @@ const environmentSchema = z.object({
   SIM_SCALE: z.coerce.number().positive().default(1),
   SIM_TODAY: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
   SIM_BASE_PATH: z.string().regex(/^\/[\w/-]*$/).default('/splan'),
+  SIM_VALIDATORS: z.enum(['0', '1']).default('0'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -20,6 +21,8 @@ export interface SimulatorConfig {
   scale: number;
   today?: string;
   basePath: string;
+  /** Group feeds with ETags (SimulatorOptions.validators); StarPlan sends none. */
+  validators: boolean;
   logLevel: string;
 }
 
@@ -39,6 +42,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Simula
     scale: env.SIM_SCALE,
     ...(env.SIM_TODAY === undefined ? {} : { today: env.SIM_TODAY }),
     basePath: env.SIM_BASE_PATH,
+    validators: env.SIM_VALIDATORS === '1',
     logLevel: env.LOG_LEVEL,
   };
 }

@@ -19,6 +19,11 @@ export interface SimulatorOptions {
   /** The day the terms are placed around; defaults to today in Europe/Berlin. */
   today?: Date | string;
   basePath?: string;
+  /**
+   * Answer group feeds with a weak ETag of the model's version, and 304 to a request naming it. StarPlan
+   * sends no validators; this stands in for an upstream that does, to measure what they save.
+   */
+  validators?: boolean;
 }
 
 export interface ResolvedSimulatorOptions {
@@ -27,6 +32,7 @@ export interface ResolvedSimulatorOptions {
   /** `YYYY-MM-DD` */
   today: string;
   basePath: string;
+  validators: boolean;
 }
 
 export interface Simulator {
@@ -60,6 +66,12 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     generateUniversity({ seed: resolved.seed, scale: resolved.scale, today: parseDay(resolved.today) });
   let model = generate();
   const misbehaviours = new Misbehaviours();
+  // Counts the changes to the model, so a feed's validator changes with anything that may change the feed.
+  let version = 0;
+  const changed = <T>(result: T): T => {
+    version += 1;
+    return result;
+  };
 
   const simulator: Simulator = {
     app: express(),
@@ -69,28 +81,37 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     },
     misbehaviours,
     expectedOccurrences: (puId, pgid) => expectedOccurrences(model, puId, pgid),
-    moveRoom: (args) => operations.moveRoom(model, args),
-    cancelOccurrence: (args) => operations.cancelOccurrence(model, args),
-    removeOccurrence: (args) => operations.removeOccurrence(model, args),
-    addOccurrence: (args) => operations.addOccurrence(model, args),
-    renameLecture: (args) => operations.renameLecture(model, args),
-    renameRoom: (args) => operations.renameRoom(model, args),
-    addLecturer: (args) => operations.addLecturer(model, args),
-    addGroup: (args) => addGroup(model, args),
-    removeGroup: (args) => operations.removeGroup(model, args),
-    churn: (seed, count) => randomChurn(model, seed, count),
+    moveRoom: (args) => changed(operations.moveRoom(model, args)),
+    cancelOccurrence: (args) => changed(operations.cancelOccurrence(model, args)),
+    removeOccurrence: (args) => changed(operations.removeOccurrence(model, args)),
+    addOccurrence: (args) => changed(operations.addOccurrence(model, args)),
+    renameLecture: (args) => changed(operations.renameLecture(model, args)),
+    renameRoom: (args) => changed(operations.renameRoom(model, args)),
+    addLecturer: (args) => changed(operations.addLecturer(model, args)),
+    addGroup: (args) => changed(addGroup(model, args)),
+    removeGroup: (args) => changed(operations.removeGroup(model, args)),
+    churn: (seed, count) => changed(randomChurn(model, seed, count)),
     misbehave: (kind, behaviour) => misbehaviours.set(kind, behaviour),
     clearMisbehaviour: (kind) => misbehaviours.clear(kind),
     reset: () => {
       model = generate();
       misbehaviours.clear();
+      changed(undefined);
     },
   };
 
   simulator.app.disable('x-powered-by');
   simulator.app.set('etag', false);
+  // Every admin request that is not a read may change the model (some change it directly).
+  simulator.app.use(`${resolved.basePath}/__admin`, (req, _res, next) => {
+    if (req.method !== 'GET') changed(undefined);
+    next();
+  });
   simulator.app.use(`${resolved.basePath}/__admin`, createAdminRouter(simulator));
-  simulator.app.use(resolved.basePath, createStarplanRouter({ model: () => model, misbehaviours }));
+  simulator.app.use(
+    resolved.basePath,
+    createStarplanRouter({ model: () => model, misbehaviours, ...(resolved.validators ? { version: () => version } : {}) }),
+  );
   return simulator;
 }
 
@@ -98,7 +119,7 @@ function resolveOptions(options: SimulatorOptions): ResolvedSimulatorOptions {
   const scale = options.scale ?? 1;
   if (!(scale > 0)) throw new Error(`scale must be positive, got ${scale}`);
   const basePath = (options.basePath ?? '/splan').replace(/\/+$/, '');
-  return { seed: options.seed ?? 1, scale, today: resolveToday(options.today), basePath };
+  return { seed: options.seed ?? 1, scale, today: resolveToday(options.today), basePath, validators: options.validators ?? false };
 }
 
 /** A plain date is taken as is; an instant is placed on the Europe/Berlin calendar. */

@@ -3,7 +3,7 @@ import { loadConfig } from '../src/config.js';
 
 describe('loadConfig', () => {
   it('has defaults', () => {
-    expect(loadConfig({})).toEqual({ port: 4010, host: '127.0.0.1', seed: 1, scale: 1, basePath: '/splan', logLevel: 'info' });
+    expect(loadConfig({})).toEqual({ port: 4010, host: '127.0.0.1', seed: 1, scale: 1, basePath: '/splan', validators: false, logLevel: 'info' });
   });
 
   it('reads SIM_PORT, SIM_SEED, SIM_SCALE and SIM_TODAY', () => {
@@ -13,6 +13,11 @@ describe('loadConfig', () => {
       scale: 10,
       today: '2024-03-20',
     });
+  });
+
+  it('reads SIM_VALIDATORS as 0 or 1', () => {
+    expect(loadConfig({ SIM_VALIDATORS: '1' }).validators).toBe(true);
+    expect(() => loadConfig({ SIM_VALIDATORS: 'yes' })).toThrow(/SIM_VALIDATORS/);
   });
 
   it('names the invalid variable', () => {

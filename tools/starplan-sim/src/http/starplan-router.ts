@@ -13,6 +13,8 @@ export interface StarplanRouterDeps {
   model: () => UniversityModel;
   misbehaviours: Misbehaviours;
   now?: () => Date;
+  /** The model's version, when group feeds carry validators (see SimulatorOptions.validators). */
+  version?: () => number;
 }
 
 export function createStarplanRouter(deps: StarplanRouterDeps): Router {
@@ -27,6 +29,15 @@ export function createStarplanRouter(deps: StarplanRouterDeps): Router {
 
   router.get('/ical', async (req, res) => {
     const behaviour = deps.misbehaviours.take('ical');
+    if (deps.version && !behaviour) {
+      // Weak: the same model gives the same events, though DTSTAMP differs from one answer to the next.
+      const etag = `W/"${deps.version()}"`;
+      res.set('ETag', etag);
+      if (req.headers['if-none-match'] === etag) {
+        res.status(304).end();
+        return;
+      }
+    }
     await sendBody(res, behaviour, () => {
       const answer = misbehavedIcal(answerIcalQuery(deps.model(), req.query), behaviour);
       if ('error' in answer) return jsonBody(answer);

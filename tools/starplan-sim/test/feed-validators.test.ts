@@ -1,0 +1,61 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startSimulator, type RunningSimulator } from '../src/index.js';
+
+/**
+ * StarPlan sends no validators, and neither does the simulator by default. With `validators` it stands in for
+ * an upstream that does: a group feed carries a weak ETag of the model's version and a request naming it is
+ * answered 304, until anything changes the model.
+ */
+const running: RunningSimulator[] = [];
+afterEach(async () => {
+  for (const sim of running.splice(0)) await sim.stop();
+});
+
+async function start(validators: boolean): Promise<{ sim: RunningSimulator; feedUrl: string }> {
+  const sim = await startSimulator({ seed: 11, today: '2024-03-20', validators });
+  running.push(sim);
+  const { model } = sim.simulator;
+  const pgid = [...model.groups.keys()][0]!;
+  return { sim, feedUrl: `${sim.url}/ical?lan=de&puid=${model.currentPuId}&type=pg&pgid=${pgid}` };
+}
+
+describe('group feed validators', () => {
+  it('are absent by default, as from StarPlan', async () => {
+    const { feedUrl } = await start(false);
+    const response = await fetch(feedUrl, { headers: { 'if-none-match': 'W/"0"' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('etag')).toBeNull();
+  });
+
+  it('answer 304 while the model is unchanged, and the feed again once a change or a reset happened', async () => {
+    const { sim, feedUrl } = await start(true);
+    const first = await fetch(feedUrl);
+    expect(first.status).toBe(200);
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^W\/"\d+"$/);
+
+    const again = await fetch(feedUrl, { headers: { 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+
+    sim.simulator.churn(5, 1);
+    const afterChurn = await fetch(feedUrl, { headers: { 'if-none-match': etag } });
+    expect(afterChurn.status).toBe(200);
+    const churned = afterChurn.headers.get('etag')!;
+    expect(churned).not.toBe(etag);
+
+    // Changes made through the admin API, some of which change the model directly.
+    const reset = await fetch(`${sim.url}/__admin/reset`, { method: 'POST' });
+    expect(reset.ok).toBe(true);
+    expect((await fetch(feedUrl, { headers: { 'if-none-match': churned } })).status).toBe(200);
+  });
+
+  it('are left out of an answer a misbehaviour shapes', async () => {
+    const { sim, feedUrl } = await start(true);
+    const etag = (await fetch(feedUrl)).headers.get('etag')!;
+    sim.simulator.misbehave('ical', { failure: 'empty' });
+    const response = await fetch(feedUrl, { headers: { 'if-none-match': etag } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('etag')).toBeNull();
+  });
+});
