@@ -1,10 +1,12 @@
 /** The simulator: a generated university behind the StarPlan contract, plus churn and failure injection. */
+import { randomBytes } from 'node:crypto';
 import express, { type Express } from 'express';
 import { addGroup } from './churn/add-group.js';
 import * as operations from './churn/operations.js';
 import { randomChurn, type ChurnRecord } from './churn/random-churn.js';
 import { berlinDayOf, formatDay, parseDay } from './generate/day-number.js';
 import { generateUniversity } from './generate/generate-university.js';
+import { applyChange, type Change } from './http/admin-changes.js';
 import { createAdminRouter } from './http/admin-router.js';
 import { createStarplanRouter } from './http/starplan-router.js';
 import { Misbehaviours, type Misbehaviour } from './misbehave.js';
@@ -21,7 +23,9 @@ export interface SimulatorOptions {
   basePath?: string;
   /**
    * Answer group feeds with a weak ETag of the model's version, and 304 to a request naming it. StarPlan
-   * sends no validators; this stands in for an upstream that does, to measure what they save.
+   * sends no validators; this stands in for an upstream that does, to measure what they save. The version
+   * counts changes made through the simulator's methods and its admin routes, not changes made to `model`
+   * directly.
    */
   validators?: boolean;
 }
@@ -52,6 +56,8 @@ export interface Simulator {
   addLecturer(args: operations.AddLecturerArgs): Lecturer;
   addGroup(args: { ogId: number; seed: number }): PlanningGroup;
   removeGroup(args: { pgid: number }): void;
+  /** One change as `POST __admin/change` takes it; returns what it created or touched. */
+  apply(change: Change): unknown;
   /** A seeded random mix of `count` changes in the current term. */
   churn(seed: number, count?: number): ChurnRecord[];
   misbehave(kind: string, behaviour: Misbehaviour): void;
@@ -66,7 +72,10 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     generateUniversity({ seed: resolved.seed, scale: resolved.scale, today: parseDay(resolved.today) });
   let model = generate();
   const misbehaviours = new Misbehaviours();
-  // Counts the changes to the model, so a feed's validator changes with anything that may change the feed.
+  // Counts the changes to the model, after each is made (a feed read before a change and labelled with the
+  // new version would be taken as current later), so a feed's validator changes with anything that may change it;
+  // with an id of this instance, so a restarted simulator (its model generated anew) never repeats one.
+  const instance = randomBytes(4).toString('hex');
   let version = 0;
   const changed = <T>(result: T): T => {
     version += 1;
@@ -90,6 +99,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     addLecturer: (args) => changed(operations.addLecturer(model, args)),
     addGroup: (args) => changed(addGroup(model, args)),
     removeGroup: (args) => changed(operations.removeGroup(model, args)),
+    apply: (change) => changed(applyChange(model, change)),
     churn: (seed, count) => changed(randomChurn(model, seed, count)),
     misbehave: (kind, behaviour) => misbehaviours.set(kind, behaviour),
     clearMisbehaviour: (kind) => misbehaviours.clear(kind),
@@ -102,15 +112,10 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
 
   simulator.app.disable('x-powered-by');
   simulator.app.set('etag', false);
-  // Every admin request that is not a read may change the model (some change it directly).
-  simulator.app.use(`${resolved.basePath}/__admin`, (req, _res, next) => {
-    if (req.method !== 'GET') changed(undefined);
-    next();
-  });
   simulator.app.use(`${resolved.basePath}/__admin`, createAdminRouter(simulator));
   simulator.app.use(
     resolved.basePath,
-    createStarplanRouter({ model: () => model, misbehaviours, ...(resolved.validators ? { version: () => version } : {}) }),
+    createStarplanRouter({ model: () => model, misbehaviours, ...(resolved.validators ? { version: () => `${instance}-${version}` } : {}) }),
   );
   return simulator;
 }

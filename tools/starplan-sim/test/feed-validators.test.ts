@@ -32,7 +32,7 @@ describe('group feed validators', () => {
     const first = await fetch(feedUrl);
     expect(first.status).toBe(200);
     const etag = first.headers.get('etag')!;
-    expect(etag).toMatch(/^W\/"\d+"$/);
+    expect(etag).toMatch(/^W\/"[0-9a-f]+-\d+"$/);
 
     const again = await fetch(feedUrl, { headers: { 'if-none-match': etag } });
     expect(again.status).toBe(304);
@@ -48,6 +48,35 @@ describe('group feed validators', () => {
     const reset = await fetch(`${sim.url}/__admin/reset`, { method: 'POST' });
     expect(reset.ok).toBe(true);
     expect((await fetch(feedUrl, { headers: { 'if-none-match': churned } })).status).toBe(200);
+  });
+
+  it('match a list of tags or *, weakly, and differ between two simulators of the same university', async () => {
+    const { feedUrl } = await start(true);
+    const etag = (await fetch(feedUrl)).headers.get('etag')!;
+    const strong = etag.replace(/^W\//, '');
+    for (const ifNoneMatch of [`"other", ${etag}`, strong, '*']) {
+      expect((await fetch(feedUrl, { headers: { 'if-none-match': ifNoneMatch } })).status).toBe(304);
+    }
+    expect((await fetch(feedUrl, { headers: { 'if-none-match': 'W/"other"' } })).status).toBe(200);
+
+    const { feedUrl: restartedUrl } = await start(true);
+    const restarted = await fetch(restartedUrl, { headers: { 'if-none-match': etag } });
+    expect(restarted.status).toBe(200);
+  });
+
+  it('change once an admin change has been made, not before', async () => {
+    const { sim, feedUrl } = await start(true);
+    const etag = (await fetch(feedUrl)).headers.get('etag')!;
+    const lecture = [...sim.simulator.model.lectures.values()][0]!;
+    const change = await fetch(`${sim.url}/__admin/change`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ op: 'renameLecture', args: { lectureId: lecture.id, name: 'Renamed' } }),
+    });
+    expect(change.ok).toBe(true);
+    const after = await fetch(feedUrl, { headers: { 'if-none-match': etag } });
+    expect(after.status).toBe(200);
+    expect(after.headers.get('etag')).not.toBe(etag);
   });
 
   it('are left out of an answer a misbehaviour shapes', async () => {

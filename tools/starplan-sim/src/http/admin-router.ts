@@ -3,7 +3,7 @@ import express, { Router, type NextFunction, type Request, type Response } from 
 import { z } from 'zod';
 import { ChurnError } from '../churn/operations.js';
 import type { Simulator } from '../simulator.js';
-import { applyChange, changeSchema } from './admin-changes.js';
+import { changeSchema } from './admin-changes.js';
 import { integerParam, stringParam } from './query-params.js';
 
 const churnSchema = z.object({ seed: z.number().int(), count: z.number().int().min(1).max(1000).optional() });
@@ -26,7 +26,7 @@ export function createAdminRouter(simulator: Simulator): Router {
   });
 
   router.post('/change', (req, res) => {
-    const result = applyChange(simulator.model, changeSchema.parse(req.body)) ?? null;
+    const result = simulator.apply(changeSchema.parse(req.body)) ?? null;
     // When the model changed, so a client on the same machine can time what follows from it (bench:e2e).
     res.json({ result, appliedAt: new Date().toISOString() });
   });

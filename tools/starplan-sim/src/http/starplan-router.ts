@@ -14,7 +14,7 @@ export interface StarplanRouterDeps {
   misbehaviours: Misbehaviours;
   now?: () => Date;
   /** The model's version, when group feeds carry validators (see SimulatorOptions.validators). */
-  version?: () => number;
+  version?: () => string;
 }
 
 export function createStarplanRouter(deps: StarplanRouterDeps): Router {
@@ -30,10 +30,11 @@ export function createStarplanRouter(deps: StarplanRouterDeps): Router {
   router.get('/ical', async (req, res) => {
     const behaviour = deps.misbehaviours.take('ical');
     if (deps.version && !behaviour) {
-      // Weak: the same model gives the same events, though DTSTAMP differs from one answer to the next.
+      // An answer, a feed or an error, depends only on the model and the query, so the model's version
+      // validates every one. Weak: the same model gives the same events, though DTSTAMP differs each time.
       const etag = `W/"${deps.version()}"`;
       res.set('ETag', etag);
-      if (req.headers['if-none-match'] === etag) {
+      if (namesCurrent(req.headers['if-none-match'], etag)) {
         res.status(304).end();
         return;
       }
@@ -47,6 +48,13 @@ export function createStarplanRouter(deps: StarplanRouterDeps): Router {
   });
 
   return router;
+}
+
+/** If-None-Match: a list of tags or `*`, compared weakly (RFC 9110 section 13.1.2). */
+function namesCurrent(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (ifNoneMatch === undefined) return false;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag));
 }
 
 function jsonBody(answer: QueryAnswer): Body {
