@@ -11,9 +11,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { createKnex, migrateToLatest, type Knex } from '@timetable/db';
-import { webhookMigrations, WEBHOOKS_SCHEMA } from '@timetable/webhook-dispatcher';
-import { DeliveryStore, type AttemptRecord, type ClaimedDelivery } from '../services/webhook-dispatcher/src/features/delivery/delivery-store.js';
-import { SecretCipher } from '../services/webhook-dispatcher/src/features/secrets/secret-cipher.js';
+import {
+  DeliveryStore, SecretCipher, webhookMigrations, WEBHOOKS_SCHEMA, type AttemptRecord, type ClaimedDelivery,
+} from '@timetable/webhook-dispatcher';
 import { procCpuSeconds } from './support/proc-cpu.js';
 
 const PER_WEBHOOK = Number(process.env.BENCH_DELIVERIES ?? 2_000);
@@ -131,13 +131,17 @@ async function main(): Promise<void> {
     await knex.destroy();
     const updates = await hotUpdates(url.toString());
     const perDelivery = (ms: number) => `${((ms * 1000) / count).toFixed(0)} µs`;
-    console.log(`webhook store: ${count} deliveries of ${WEBHOOKS} webhooks up to ${CLAIM_LIMIT} held, claimed again when half have ended, recorded ${RECORD_BATCH} at a time`);
-    console.log(`per delivery:  ${perDelivery(elapsedMs)} in all, ${perDelivery(claimMs)} in claims, ${perDelivery(recordMs)} in records`);
-    console.log(`PostgreSQL:    ${cpuBefore === null || cpuAfter === null ? 'not on this machine' : `${(((cpuAfter - cpuBefore) * 1e6) / count).toFixed(0)} µs CPU a delivery`}`);
-    console.log(`row updates:   ${updates.all} of deliveries, ${updates.hot} of them HOT (a claim's lease and a record each update a row)`);
+    const report = [
+      `webhook store: ${count} deliveries of ${WEBHOOKS} webhooks, up to ${CLAIM_LIMIT} held, claimed again when half have ended, recorded ${RECORD_BATCH} at a time`,
+      `per delivery:  ${perDelivery(elapsedMs)} in all, ${perDelivery(claimMs)} in claims, ${perDelivery(recordMs)} in records`,
+      `PostgreSQL:    ${cpuBefore === null || cpuAfter === null ? 'not on this machine' : `${(((cpuAfter - cpuBefore) * 1e6) / count).toFixed(0)} µs CPU a delivery`}`,
+      `row updates:   ${updates.all} of deliveries, ${updates.hot} of them HOT (a claim's lease and a record each update a row)`,
+    ];
+    process.stdout.write(`${report.join('\n')}\n`);
   } finally {
+    // Already destroyed after the measurement; a second call does nothing.
     await knex.destroy();
-    await admin(`drop database ${database}`);
+    await admin(`drop database if exists ${database} with (force)`);
   }
 }
 

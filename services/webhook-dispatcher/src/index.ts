@@ -10,6 +10,8 @@ export {
   type WebhookSettings,
 } from './config.js';
 export type { BreakerSettings } from './features/breaker/host-breakers.js';
-export { generateSecretsKey, parseSecretsKey } from './features/secrets/secret-cipher.js';
+export { generateSecretsKey, parseSecretsKey, SecretCipher } from './features/secrets/secret-cipher.js';
+// The store alone, for measuring the database side of dispatch without the dispatcher (bench:webhook-store).
+export { DeliveryStore, type AttemptRecord, type ClaimedDelivery } from './features/delivery/delivery-store.js';
 export { verifyWebhookSignature, SIGNATURE_TOLERANCE_SECONDS } from './features/signing/verify-webhook-signature.js';
 export { signPayload, SIGNATURE_HEADER, TIMESTAMP_HEADER } from './features/signing/sign-payload.js';

@@ -11,7 +11,7 @@ const { harness, receiver } = resources;
 
 describe('the claim statement', () => {
   // The planner overestimates the claim's candidates, and compiling it took several times its own work.
-  it('turns JIT compilation off for its own transaction (set_config is_local), not for the pooled connection', async () => {
+  it('turns JIT compilation off inside the claim\'s transaction (set_config local to it), before the claim', async () => {
     const h = await harness();
     const target = await receiver();
     expect((await h.call(randomUUID(), 'POST', '/webhooks', { url: target.url })).status).toBe(201);
