@@ -79,12 +79,13 @@ describe('lease counts', () => {
     const counters = await h.knex('lease_counts').select('target_host', 'developer_id', 'leased');
     expect(counters).toHaveLength(4);
     expect(counters.every((counter) => counter.leased === 10)).toBe(true);
-    expect((await loads(h)).counted).toEqual((await loads(h)).rows);
+    let load = await loads(h);
+    expect(load.counted).toEqual(load.rows);
 
     const [recorded, released, postponed, failed] = [claimed.slice(0, 10), claimed.slice(10, 20), claimed.slice(20, 30), claimed.slice(30)];
     const now = h.clock.now();
     expect((await store.recordAttempts(recorded.map((lease) => ({ lease, record: delivered(now) })))).size).toBe(10);
-    let load = await loads(h);
+    load = await loads(h);
     expect(load.counted).toEqual(load.rows);
     await store.releaseAll(released);
     load = await loads(h);
