@@ -93,7 +93,15 @@ export class DeliveryDispatcher {
     this.logger = deps.logger;
     this.settings = deps.settings;
     this.queues = new HostQueues({ hostLimit: deps.settings.hostConcurrency, limit: deps.settings.concurrency });
-    this.recorder = new OutcomeRecorder({ store: deps.store, logger: deps.logger, delayMs: deps.settings.recordDelayMs });
+    this.recorder = new OutcomeRecorder({
+      store: deps.store,
+      logger: deps.logger,
+      delayMs: deps.settings.recordDelayMs,
+      // A written batch frees the leases its outcomes held. The cycle otherwise looks again only when an
+      // attempt ends, and when the only attempts left hang, it would sit with room to claim until one
+      // times out or SLOW_AFTER_MS passes.
+      onWritten: () => this.inFlight.wake(),
+    });
     this.pacing = new ClaimPacing(deps.settings.intervalSeconds * 1000);
   }
 
@@ -211,7 +219,8 @@ export class DeliveryDispatcher {
           this.pacing.allowNow();
           continue;
         }
-        // With attempts in flight, look again at least as often as a host can turn slow (releaseSlowHosts).
+        // Woken when an attempt ends or outcomes are written (either frees room to claim); with attempts in
+        // flight, look again at least as often as a host can turn slow (releaseSlowHosts).
         await this.inFlight.nextChange(this.inFlight.size > 0 ? Math.min(waitMs, SLOW_AFTER_MS) : waitMs);
       }
     } finally {

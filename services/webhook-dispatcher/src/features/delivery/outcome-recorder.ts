@@ -21,6 +21,11 @@ export interface OutcomeRecorderDeps {
   logger: Logger;
   batchSize?: number;
   delayMs?: number;
+  /**
+   * Called after each batch is written or dropped: the leases it held are free, which may give the dispatcher
+   * room to claim again when no attempt is left to end and tell it so.
+   */
+  onWritten?: () => void;
 }
 
 /**
@@ -45,12 +50,14 @@ export class OutcomeRecorder {
   private readonly logger: Logger;
   private readonly batchSize: number;
   private readonly delayMs: number;
+  private readonly onWritten: () => void;
 
   constructor(deps: OutcomeRecorderDeps) {
     this.store = deps.store;
     this.logger = deps.logger;
     this.batchSize = deps.batchSize ?? RECORD_BATCH_SIZE;
     this.delayMs = deps.delayMs ?? RECORD_DELAY_MS;
+    this.onWritten = deps.onWritten ?? (() => undefined);
   }
 
   /** Leases this process still holds only because their outcome or release is not yet written. */
@@ -120,6 +127,7 @@ export class OutcomeRecorder {
         await Promise.all([this.writeRecords(records), this.writeReleases(releases)]);
       } finally {
         this.unwritten -= records.length + releases.length;
+        this.onWritten();
       }
     } while (this.waiting >= this.batchSize);
   }
