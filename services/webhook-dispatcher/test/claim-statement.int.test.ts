@@ -34,4 +34,29 @@ describe('the claim statement', () => {
     expect(jitOff).toBeLessThan(claim);
     expect(statements[jitOff]!.transaction && statements[claim]!.transaction).toBe(true);
   });
+
+  // The batch is shared among webhooks: counting those with nothing to claim cut a subscriber's backlog
+  // into a host limit's worth per claim once a deployment had a few dozen webhooks.
+  it('shares the batch only among webhooks with a delivery due, not idle or deleted ones', async () => {
+    const h = await harness();
+    const busy = await receiver();
+    const idle = await receiver();
+    expect((await h.call(randomUUID(), 'POST', '/webhooks', { url: busy.url })).status).toBe(201);
+    await h.publish(...Array.from({ length: 200 }, () => ({})));
+    // Created after the changes, so nothing is due to them; the deleted ones had theirs failed.
+    for (let index = 0; index < 40; index += 1) {
+      const owner = randomUUID();
+      const created = await h.call(owner, 'POST', '/webhooks', { url: `${idle.url}?${index}` });
+      expect(created.status).toBe(201);
+      if (index % 2 === 0) expect((await h.call(owner, 'DELETE', `/webhooks/${created.body.data.id}`)).status).toBe(200);
+    }
+    const store = new DeliveryStore({ knex: h.knex, cipher: new SecretCipher(h.secretsKey) });
+    const now = h.clock.now();
+    const claimed = await store.claimDue({
+      now, leaseUntil: new Date(now.getTime() + 120_000), claimToken: randomUUID(), limit: 160, hostLimit: 4, claimedBy: randomUUID(), hostAheadLimit: 128,
+    });
+    // The whole claim-ahead cap of the one host with work, where counting 41 webhooks gave it ceil(160 / 41) = 4.
+    expect(claimed).toHaveLength(128);
+    expect(new Set(claimed.map((delivery) => delivery.url))).toEqual(new Set([busy.url]));
+  });
 });

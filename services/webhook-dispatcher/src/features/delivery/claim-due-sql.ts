@@ -11,8 +11,10 @@
  *   at most the host limit of them at once; where several hold leases to a host, their leases together
  *   stay within the host limit. Either way no host has more than the limit in flight;
  * - per webhook, its oldest due deliveries (`FOR UPDATE SKIP LOCKED`, so a row is never leased twice): the
- *   batch shared among all webhooks, at least the host limit and at most the claim-ahead cap, so the
- *   candidates a claim looks at (and locks) stay near the batch size however many webhooks there are;
+ *   batch shared among the webhooks that have a delivery due and a host below its cap, at least the host
+ *   limit and at most the claim-ahead cap, so the candidates a claim looks at (and locks) stay near the
+ *   batch size however many webhooks there are. Webhooks with nothing due (idle, deleted) do not count:
+ *   with hundreds of them, one subscriber's backlog came a host limit's worth per claim;
  * - across developers round-robin: a developer's n-th delivery, counting the leases they already hold,
  *   comes after every other developer's (n-1)-th, so one developer's backlog cannot hold up another's;
  * - hosts the dispatcher names as slow (attempts in flight of which none has ended for a while) get no
@@ -39,7 +41,13 @@ host_room as (
   select host, leased, case when leased_by_others = 0 then :soleCap::int else :hostLimit::int end as cap from host_load
 ),
 per_webhook as (
-  select least(:soleCap::int, greatest(:hostLimit::int, ceil(:batch::numeric / greatest(count(*), 1))::int)) as n from webhooks
+  select least(:soleCap::int, greatest(:hostLimit::int, ceil(:batch::numeric / greatest(count(*), 1))::int)) as n
+  from webhooks w
+  where w.target_host not in (select host from host_room where leased >= cap)
+    and exists (
+      select 1 from deliveries
+      where webhook_id = w.id and status = 'pending' and next_retry_at <= :now and (claimed_until is null or claimed_until <= :now)
+    )
 ),
 developer_load as (
   select developer_id, sum(leased)::int as in_flight from leased group by developer_id
