@@ -43,11 +43,12 @@ host_room as (
 per_webhook as (
   select least(:soleCap::int, greatest(:hostLimit::int, ceil(:batch::numeric / greatest(count(*), 1))::int)) as n
   from webhooks w
+  cross join lateral (
+    select 1 from deliveries
+    where webhook_id = w.id and status = 'pending' and next_retry_at <= :now and (claimed_until is null or claimed_until <= :now)
+    limit 1
+  ) due
   where w.target_host not in (select host from host_room where leased >= cap)
-    and exists (
-      select 1 from deliveries
-      where webhook_id = w.id and status = 'pending' and next_retry_at <= :now and (claimed_until is null or claimed_until <= :now)
-    )
 ),
 developer_load as (
   select developer_id, sum(leased)::int as in_flight from leased group by developer_id
