@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { captureLogger } from '@timetable/testing';
+import type { HostBreakers } from '../src/features/breaker/host-breakers.js';
+import type { AttemptResult } from '../src/features/delivery/attempt-exchange.js';
+import { CLAIM_AHEAD_FACTOR, DeliveryDispatcher } from '../src/features/delivery/delivery-dispatcher.js';
+import type { ClaimedDelivery, ClaimRequest, DeliveryStore } from '../src/features/delivery/delivery-store.js';
+import { SLOW_AFTER_MS } from '../src/features/delivery/host-queues.js';
+import type { HttpSender } from '../src/features/delivery/http-sender.js';
+import { RECORD_DELAY_MS } from '../src/features/delivery/outcome-recorder.js';
+
+/**
+ * When the delivery cycle claims. It waits for an attempt to end before it looks again, but the leases that
+ * outcomes hold until they are written take room too, so a write must wake it. The dispatcher here runs on
+ * a store and a sender in memory, and its timers run on the test's clock: what it does within
+ * RECORD_DELAY_MS of that clock cannot be the end of its wait for an attempt, which is SLOW_AFTER_MS.
+ */
+/** Two attempts at once, one per host. */
+const SETTINGS = { intervalSeconds: 3600, retryDelaysSeconds: [60], timeoutMs: 30_000, concurrency: 2, hostConcurrency: 1, drainTimeoutMs: 100 };
+const MAX_HELD = SETTINGS.concurrency * CLAIM_AHEAD_FACTOR;
+
+function delivery(host: string): ClaimedDelivery {
+  return {
+    id: randomUUID(), claimToken: randomUUID(), leaseUntil: new Date(Date.now() + 3_600_000), messageId: randomUUID(), eventType: 'course.updated',
+    attempts: 0, url: `https://${host}/hook`, host, developerId: host, secret: null, webhookDeleted: false, data: null,
+  };
+}
+
+/** Due deliveries per host; a claim takes from each host in turn, as many as it asks for. Records what each claim asked for. */
+function storeInMemory(due: Record<string, number>) {
+  const queues = Object.entries(due).map(([host, count]) => Array.from({ length: count }, () => delivery(host)));
+  const asked: number[] = [];
+  let written = 0;
+  const store = {
+    countDue: async () => queues.reduce((sum, queue) => sum + queue.length, 0),
+    claimDue: async (request: ClaimRequest) => {
+      asked.push(request.limit);
+      const claimed: ClaimedDelivery[] = [];
+      while (claimed.length < request.limit && queues.some((queue) => queue.length > 0)) {
+        for (const queue of queues) if (queue.length > 0 && claimed.length < request.limit) claimed.push(queue.shift()!);
+      }
+      return claimed;
+    },
+    recordAttempts: async (batch: { lease: { id: string } }[]) => {
+      written += batch.length;
+      return new Set(batch.map((entry) => entry.lease.id));
+    },
+    releaseAll: async () => undefined,
+    postpone: async () => undefined,
+    fail: async () => undefined,
+  };
+  return { store: store as unknown as DeliveryStore, asked, written: () => written };
+}
+
+/**
+ * Answers the hosts in `atOnce` at once; holds every other request until `answer` (oldest first), or ends it
+ * as interrupted on shutdown.
+ */
+function senderInMemory(atOnce: string[]) {
+  const held: (() => void)[] = [];
+  const sent: Record<string, number> = {};
+  const answered: AttemptResult = { ok: true, responseCode: 204, responseBody: null, errorMessage: null };
+  const sender = {
+    post: (url: string, _headers: Record<string, string>, _body: string, shutdown?: AbortSignal): Promise<AttemptResult> => {
+      const host = new URL(url).host;
+      sent[host] = (sent[host] ?? 0) + 1;
+      if (atOnce.includes(host)) return Promise.resolve(answered);
+      return new Promise((resolve) => {
+        const interrupted = () => resolve({ ok: false, responseCode: null, responseBody: null, errorMessage: 'shutdown', interrupted: true });
+        shutdown?.addEventListener('abort', interrupted, { once: true });
+        held.push(() => {
+          shutdown?.removeEventListener('abort', interrupted);
+          resolve(answered);
+        });
+      });
+    },
+    close: async () => undefined,
+  };
+  /** Answers held requests one at a time, each after what the one before set off has run. */
+  const answer = async (count: number) => {
+    for (let index = 0; index < count; index += 1) {
+      held.shift()?.();
+      await settle();
+    }
+  };
+  return { sender: sender as unknown as HttpSender, sent, answer };
+}
+
+const breakers = { run: async <T>(_host: string, attempt: () => Promise<T>) => ({ kind: 'ran' as const, result: await attempt() }) } as unknown as HostBreakers;
+
+function dispatcherOn(store: DeliveryStore, sender: HttpSender): DeliveryDispatcher {
+  const { logger } = captureLogger('info');
+  return new DeliveryDispatcher({ store, sender, breakers, logger, settings: { ...SETTINGS, now: () => new Date() } });
+}
+
+/** Lets every promise and I/O callback run; the faked timers fire only when the test advances them. */
+async function settle(): Promise<void> {
+  for (let turn = 0; turn < 5; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Answers whatever is held and moves the clock on until the cycle has ended. */
+async function finish(cycle: { ended: boolean }, answer: (count: number) => Promise<void>): Promise<void> {
+  for (let step = 0; step < 10_000 && !cycle.ended; step += 1) {
+    await answer(1);
+    await vi.advanceTimersByTimeAsync(RECORD_DELAY_MS);
+  }
+  expect(cycle.ended).toBe(true);
+}
+
+function run(dispatcher: DeliveryDispatcher) {
+  const cycle = { ended: false, done: Promise.resolve() };
+  cycle.done = dispatcher.runCycle().finally(() => (cycle.ended = true));
+  return cycle;
+}
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('the delivery cycle', () => {
+  it('claims again once the outcomes holding its room are written, though the only attempt left in flight hangs', async () => {
+    const { store, asked, written } = storeInMemory({ 'dead.example': MAX_HELD / 2, 'live.example': 3 * MAX_HELD });
+    const { sender, sent, answer } = senderInMemory(['live.example']);
+    const cycle = run(dispatcherOn(store, sender));
+    await settle();
+    // The first claim filled the room: half to the dead host, whose first attempt hangs, half to the live
+    // one, whose attempts have all ended with their outcomes waiting to be written.
+    expect(asked).toEqual([MAX_HELD]);
+    expect(sent).toEqual({ 'dead.example': 1, 'live.example': MAX_HELD / 2 });
+    expect(written()).toBe(0);
+
+    await vi.advanceTimersByTimeAsync(RECORD_DELAY_MS);
+    await settle();
+    // Written, and the room they held claimed and used before the cycle's wait for an attempt ran out.
+    expect(written()).toBe(MAX_HELD / 2);
+    expect(RECORD_DELAY_MS).toBeLessThan(SLOW_AFTER_MS);
+    expect(asked.length).toBeGreaterThan(1);
+    expect(sent['live.example']).toBeGreaterThan(MAX_HELD / 2);
+
+    await finish(cycle, answer);
+    await cycle.done;
+    expect(sent['live.example']).toBe(3 * MAX_HELD);
+  });
+});
