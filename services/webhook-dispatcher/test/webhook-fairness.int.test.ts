@@ -59,10 +59,13 @@ describe('test deliveries per webhook: at most 10 a minute', () => {
   });
 });
 
-/** Two developers' webhooks, one to a host that never answers (20 s timeout) and one to a host that answers at once. */
-async function hungAndLiveHosts() {
+/**
+ * Two developers' webhooks, one to a host that never answers (20 s timeout) and one to a host that answers at
+ * once. With `answersFirst`, the hung host answers its first request, as a subscriber that stops answering.
+ */
+async function hungAndLiveHosts({ answersFirst = false } = {}) {
   const h = await harness({ timeoutMs: 20_000, drainTimeoutMs: 100 });
-  const dead = await receiver(() => 'hang');
+  const dead = await receiver((_, index) => (answersFirst && index === 0 ? { status: 204 } : 'hang'));
   const live = await receiver();
   const deadCourse = randomUUID();
   const liveCourse = randomUUID();
@@ -123,7 +126,11 @@ describe('fair claiming', () => {
   });
 
   it('leases a host whose every slot has hung for a second no more than its slots, and hands back what waited for it', async () => {
-    const { h, dead, live, deadCourse, deadHook, liveCourse } = await hungAndLiveHosts();
+    const { h, dead, live, deadCourse, deadHook, liveCourse } = await hungAndLiveHosts({ answersFirst: true });
+    // It answers once, so the dispatcher knows it as a host that answers and leases it ahead.
+    await h.publish({ courseId: deadCourse });
+    await h.module.dispatcher.runCycle();
+    expect(dead.received).toHaveLength(1);
     await h.publish(...Array.from({ length: 40 }, () => ({ courseId: deadCourse })), ...Array.from({ length: 5 }, () => ({ courseId: liveCourse })));
     // The most leases to the hung host seen at once, sampled while waiting.
     let mostLeasedToDead = 0;
@@ -134,12 +141,36 @@ describe('fair claiming', () => {
     };
 
     const cycle = h.module.dispatcher.runCycle();
-    await waitFor('the first attempts', async () => (await leasedToDead()) >= 0 && live.received.length === 5 && dead.received.length === 4);
+    await waitFor('the first attempts', async () => (await leasedToDead()) >= 0 && live.received.length === 5 && dead.received.length === 5);
     await h.publish(...Array.from({ length: 5 }, () => ({ courseId: liveCourse })));
+    // As the delivery interval would: nothing may end while only hung attempts run.
+    void h.module.dispatcher.runCycle();
     await waitFor('the live host to receive the later ones', async () => (await leasedToDead()) >= 0 && live.received.length === 10, 5000);
     await waitFor('the leases waiting for the hung host to be handed back', async () => (await leasedToDead()) === 4, 5000);
     // Claimed ahead while the host was not yet known to be slow (its 4 attempts and some of the 36 behind them).
     expect(mostLeasedToDead).toBeGreaterThan(4);
+    expect(dead.received).toHaveLength(5);
+    await h.module.dispatcher.stop();
+    await cycle;
+  });
+
+  it('leases a host it has not yet seen answer no more than its slots', async () => {
+    // A new subscriber that never answers would otherwise hold a queue of leases the others could use for
+    // the second it takes to count as slow.
+    const { h, dead, live, deadCourse, deadHook, liveCourse } = await hungAndLiveHosts();
+    await h.publish(...Array.from({ length: 40 }, () => ({ courseId: deadCourse })), ...Array.from({ length: 5 }, () => ({ courseId: liveCourse })));
+    const leasedToDead = async () => {
+      const row = await h.knex('deliveries').where({ webhook_id: deadHook, status: 'pending' }).where('claimed_until', '>', h.clock.now()).count({ n: '*' }).first();
+      return Number(row?.n);
+    };
+    const cycle = h.module.dispatcher.runCycle();
+    await waitFor('the first attempts', () => live.received.length === 5 && dead.received.length === 4);
+    expect(await leasedToDead()).toBe(4);
+    await h.publish(...Array.from({ length: 5 }, () => ({ courseId: liveCourse })));
+    // As the delivery interval would: nothing may end while only hung attempts run.
+    void h.module.dispatcher.runCycle();
+    await waitFor('the live host to receive the later ones', () => live.received.length === 10, 5000);
+    expect(await leasedToDead()).toBe(4);
     expect(dead.received).toHaveLength(4);
     await h.module.dispatcher.stop();
     await cycle;

@@ -17,16 +17,25 @@
  *   with hundreds of them, one subscriber's backlog came a host limit's worth per claim;
  * - across developers round-robin: a developer's n-th delivery, counting the leases they already hold,
  *   comes after every other developer's (n-1)-th, so one developer's backlog cannot hold up another's;
- * - hosts the dispatcher names as slow (attempts in flight of which none has ended for a while) get no
- *   leases ahead: the host limit is their cap, as it is for a host another dispatcher holds leases to.
+ * - hosts the dispatcher names as slow (attempts in flight of which none has ended for a while), and, when
+ *   it names the hosts known to answer, every host it does not name, get no leases ahead: the host limit
+ *   is their cap, as it is for a host another dispatcher holds leases to.
  * A change matched to several webhooks is claimed as several deliveries; its content (the JSON columns
  * above all, as the text they were stored as, so the dispatcher splices them into bodies unparsed) comes
  * with one of them only, flagged by `has_change` on every one, so it is sent once per claim rather than
  * once per delivery.
  * Named bindings: now, claimedBy, soleCap (cap of a host only this dispatcher holds leases to), hostLimit,
- * batch (leases at most, and the share per webhook), slowHosts (a JSON array), claimToken, leaseUntil.
+ * batch (leases at most, and the share per webhook), slowHosts (a JSON array), answeringHosts (a JSON array, or
+ * null when every host may be leased ahead), claimToken, leaseUntil.
  * knex reads `:name::type` as the binding `name` and a cast; so no binding here may be named like a type.
  */
+/**
+ * Whether a host gets no leases ahead: named slow, or not named among the hosts known to answer (when they
+ * are named). Its cap is then the host limit, so a host at it is left out of the candidates, unscanned.
+ */
+const noLeasesAhead = (host: string) =>
+  `(${host} in (select json_array_elements_text(:slowHosts::json)) or (:answeringHosts::json is not null and ${host} not in (select json_array_elements_text(:answeringHosts::json))))`;
+
 export const CLAIM_DUE_SQL = `
 with leased as (
   select target_host, developer_id, claimed_by, leased from lease_counts
@@ -38,7 +47,7 @@ host_load as (
   from leased group by target_host
 ),
 host_room as (
-  select host, leased, case when leased_by_others = 0 then :soleCap::int else :hostLimit::int end as cap from host_load
+  select host, leased, case when leased_by_others = 0 and not ${noLeasesAhead('host')} then :soleCap::int else :hostLimit::int end as cap from host_load
 ),
 per_webhook as (
   select least(:soleCap::int, greatest(:hostLimit::int, ceil(:batch::numeric / greatest(count(*), 1))::int)) as n
@@ -76,7 +85,7 @@ chosen as (
   select r.id from ranked r
   left join host_room h on h.host = r.target_host
   left join developer_load l on l.developer_id = r.developer_id
-  where r.host_rank + coalesce(h.leased, 0) <= case when r.target_host in (select json_array_elements_text(:slowHosts::json)) then :hostLimit::int else coalesce(h.cap, :soleCap::int) end
+  where r.host_rank + coalesce(h.leased, 0) <= coalesce(h.cap, case when ${noLeasesAhead('r.target_host')} then :hostLimit::int else :soleCap::int end)
   order by r.developer_rank + coalesce(l.in_flight, 0), r.next_retry_at, r.id
   limit :batch
 ),

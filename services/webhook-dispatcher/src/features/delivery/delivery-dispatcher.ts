@@ -261,6 +261,9 @@ export class DeliveryDispatcher {
       claimedBy: this.instanceId,
       hostAheadLimit: this.settings.hostConcurrency * HOST_AHEAD_FACTOR,
       slowHosts: this.slowHosts,
+      // A host not yet known to answer gets its slots' worth until it does: one that never answers would
+      // otherwise hold a queue of up to hostAheadLimit leases, room the others could use, until it counts as slow.
+      answeringHosts: this.queues.answeringHosts(),
     });
   }
 

@@ -53,6 +53,12 @@ export interface ClaimRequest {
   hostAheadLimit?: number;
   /** Hosts that get no leases ahead, whoever holds leases to them (the dispatcher's attempts to them are slow). */
   slowHosts?: readonly string[];
+  /**
+   * Hosts known to answer. Given, only these get leases ahead: any other host is held to `hostLimit` until
+   * it has answered, so one that never does holds no queue while the dispatcher finds out. Without it, any
+   * host may be leased ahead.
+   */
+  answeringHosts?: readonly string[];
 }
 
 /**
@@ -116,6 +122,7 @@ export class DeliveryStore {
       await trx.raw(CLAIM_LOCK_SQL);
       return trx.raw<{ rows: ClaimRow[] }>(CLAIM_DUE_SQL, {
         now, claimedBy, soleCap, hostLimit, batch: request.limit, slowHosts: JSON.stringify(request.slowHosts ?? []),
+        answeringHosts: request.answeringHosts === undefined ? null : JSON.stringify(request.answeringHosts),
         claimToken: request.claimToken, leaseUntil: request.leaseUntil,
       });
     });

@@ -167,6 +167,16 @@ export class HostQueues {
     return [...this.slowSeenAt.keys()];
   }
 
+  /**
+   * Hosts known to answer: seen answering within SLOW_AFTER_MS in the last SLOW_REMEMBERED_MS, and not slow
+   * since (as remembered at the last `slowHosts`). Only these are leased ahead of their slots.
+   */
+  answeringHosts(): string[] {
+    const hosts: string[] = [];
+    for (const host of this.answeredAt.keys()) if (!this.slowSeenAt.has(host)) hosts.push(host);
+    return hosts;
+  }
+
   /** Removes and returns what waits for one host (its breaker opened) or, without a host, for every host. */
   takeWaiting(host?: string): ClaimedDelivery[] {
     if (host !== undefined) {
