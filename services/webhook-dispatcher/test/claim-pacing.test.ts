@@ -34,13 +34,14 @@ describe('claim pacing', () => {
     expect(pacing.isDue()).toBe(true);
   });
 
-  it('after a short claim, claims again when the pause is over once an attempt has ended', () => {
+  it('after a short claim, claims again when the pause is over, whether or not an attempt has ended', () => {
+    // The attempts in flight may all hang, and new work may have come meanwhile.
     const { pacing, advance } = pacingAt();
     pacing.claiming();
     pacing.claimed(100, 400);
-    advance(SHORT_CLAIM_PAUSE_MS);
+    advance(SHORT_CLAIM_PAUSE_MS - 1);
     expect(pacing.isDue()).toBe(false);
-    pacing.attemptEnded();
+    advance(1);
     expect(pacing.isDue()).toBe(true);
   });
 
@@ -53,14 +54,24 @@ describe('claim pacing', () => {
     expect(pacing.waitMs()).toBe(SHORT_CLAIM_PAUSE_MS - 300);
   });
 
-  it('after a claim that brought nothing, waits for an attempt to end or for the interval', () => {
+  it('after a claim that brought nothing, waits for an attempt to end or for the pause', () => {
     const { pacing, advance } = pacingAt();
     pacing.claiming();
     pacing.claimed(0, 512);
-    advance(SHORT_CLAIM_PAUSE_MS * 5);
     expect(pacing.isDue()).toBe(false);
+    expect(pacing.waitMs()).toBe(SHORT_CLAIM_PAUSE_MS);
+    advance(SHORT_CLAIM_PAUSE_MS);
+    expect(pacing.isDue()).toBe(true);
     expect(pacing.waitMs()).toBe(INTERVAL_MS);
-    advance(INTERVAL_MS);
+  });
+
+  it('after a claim that brought nothing, claims again once outcomes are written, as when an attempt ends', () => {
+    // The claim found a host at its cap, held by outcomes not yet written; their attempts had already ended.
+    const { pacing } = pacingAt();
+    pacing.claiming();
+    pacing.claimed(0, 512);
+    expect(pacing.isDue()).toBe(false);
+    pacing.outcomesWritten();
     expect(pacing.isDue()).toBe(true);
   });
 

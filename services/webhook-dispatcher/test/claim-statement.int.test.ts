@@ -59,4 +59,24 @@ describe('the claim statement', () => {
     expect(claimed).toHaveLength(128);
     expect(new Set(claimed.map((delivery) => delivery.url))).toEqual(new Set([busy.url]));
   });
+
+  it('leases ahead only the hosts it names as answering, when it names any', async () => {
+    const h = await harness();
+    const known = await receiver();
+    const stranger = await receiver();
+    for (const target of [known, stranger]) expect((await h.call(randomUUID(), 'POST', '/webhooks', { url: target.url })).status).toBe(201);
+    await h.publish(...Array.from({ length: 50 }, () => ({})));
+    const store = new DeliveryStore({ knex: h.knex, cipher: new SecretCipher(h.secretsKey) });
+    const now = h.clock.now();
+    const claimedBy = randomUUID();
+    const claim = (answeringHosts?: string[]) =>
+      store.claimDue({ now, leaseUntil: new Date(now.getTime() + 120_000), claimToken: randomUUID(), limit: 200, hostLimit: 4, claimedBy, hostAheadLimit: 128, answeringHosts });
+    const perHost = (claimed: { url: string }[]) => [known.url, stranger.url].map((url) => claimed.filter((delivery) => delivery.url === url).length);
+    const knownHost = new URL(known.url).host;
+    // The one it names is leased ahead (its 50), the other its 4 slots' worth.
+    expect(perHost(await claim([knownHost]))).toEqual([50, 4]);
+    // Named again, the stranger stays at its cap; without names (the store's other callers) any host may be leased ahead.
+    expect(perHost(await claim([knownHost]))).toEqual([0, 0]);
+    expect(perHost(await claim())).toEqual([0, 46]);
+  });
 });

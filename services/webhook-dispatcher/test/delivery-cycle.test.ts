@@ -26,26 +26,44 @@ function delivery(host: string): ClaimedDelivery {
   };
 }
 
-/** Due deliveries per host; a claim takes from each host in turn, as many as it asks for. Records what each claim asked for. */
-function storeInMemory(due: Record<string, number>) {
+/**
+ * Due deliveries per host; a claim takes from each host in turn, as many as it asks for, and with
+ * `capAtHostLimit` no more than the host limit's worth of leases held per host (as the real claim caps a host
+ * that gets no leases ahead: slow, not yet seen answering, or shared with another dispatcher). A lease is
+ * held until its outcome or release is written. Records what each claim asked for.
+ */
+function storeInMemory(due: Record<string, number>, { capAtHostLimit = false } = {}) {
   const queues = Object.entries(due).map(([host, count]) => Array.from({ length: count }, () => delivery(host)));
+  const held = new Map<string, number>();
+  const hostOf = new Map<string, string>();
   const asked: number[] = [];
   let written = 0;
+  const free = (leases: { id: string }[]) => {
+    for (const { id } of leases) held.set(hostOf.get(id)!, held.get(hostOf.get(id)!)! - 1);
+  };
   const store = {
     countDue: async () => queues.reduce((sum, queue) => sum + queue.length, 0),
     claimDue: async (request: ClaimRequest) => {
       asked.push(request.limit);
       const claimed: ClaimedDelivery[] = [];
-      while (claimed.length < request.limit && queues.some((queue) => queue.length > 0)) {
-        for (const queue of queues) if (queue.length > 0 && claimed.length < request.limit) claimed.push(queue.shift()!);
+      const mayTake = (queue: ClaimedDelivery[]) => queue.length > 0 && (!capAtHostLimit || (held.get(queue[0]!.host) ?? 0) < request.hostLimit);
+      while (claimed.length < request.limit && queues.some(mayTake)) {
+        for (const queue of queues) {
+          if (!mayTake(queue) || claimed.length >= request.limit) continue;
+          const taken = queue.shift()!;
+          held.set(taken.host, (held.get(taken.host) ?? 0) + 1);
+          hostOf.set(taken.id, taken.host);
+          claimed.push(taken);
+        }
       }
       return claimed;
     },
     recordAttempts: async (batch: { lease: { id: string } }[]) => {
       written += batch.length;
+      free(batch.map((entry) => entry.lease));
       return new Set(batch.map((entry) => entry.lease.id));
     },
-    releaseAll: async () => undefined,
+    releaseAll: async (leases: { id: string }[]) => free(leases),
     postpone: async () => undefined,
     fail: async () => undefined,
   };
@@ -143,5 +161,30 @@ describe('the delivery cycle', () => {
     await finish(cycle, answer);
     await cycle.done;
     expect(sent['live.example']).toBe(3 * MAX_HELD);
+  });
+
+  it('claims again once outcomes are written when its last claim found a host held at its cap by them', async () => {
+    // Every host capped at its one slot. The live host's attempt ends, the claim that follows finds its
+    // lease still held by the unwritten outcome and brings nothing; the write frees it, and with only the
+    // hung attempt in flight nothing else would say so before the delivery interval.
+    const { store, asked } = storeInMemory({ 'dead.example': 4, 'live.example': 4 }, { capAtHostLimit: true });
+    const { sender, sent, answer } = senderInMemory(['live.example']);
+    const cycle = run(dispatcherOn(store, sender));
+    await settle();
+    expect(sent).toEqual({ 'dead.example': 1, 'live.example': 1 });
+    expect(asked.length).toBeGreaterThan(1);
+
+    await vi.advanceTimersByTimeAsync(RECORD_DELAY_MS);
+    await settle();
+    // The write let the next claim bring the live host's second delivery, well before SLOW_AFTER_MS.
+    expect(sent['live.example']).toBe(2);
+    for (let write = 0; write < 2; write += 1) {
+      await vi.advanceTimersByTimeAsync(RECORD_DELAY_MS);
+      await settle();
+    }
+    expect(sent['live.example']).toBe(4);
+
+    await finish(cycle, answer);
+    await cycle.done;
   });
 });

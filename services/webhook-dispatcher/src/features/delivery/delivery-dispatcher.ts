@@ -99,8 +99,12 @@ export class DeliveryDispatcher {
       delayMs: deps.settings.recordDelayMs,
       // A written batch frees the leases its outcomes held. The cycle otherwise looks again only when an
       // attempt ends, and when the only attempts left hang, it would sit with room to claim until one
-      // times out or SLOW_AFTER_MS passes.
-      onWritten: () => this.inFlight.wake(),
+      // times out or SLOW_AFTER_MS passes; and its pacing must count the write, or a claim that came back
+      // short because of those leases would wait for the interval.
+      onWritten: () => {
+        this.pacing.outcomesWritten();
+        this.inFlight.wake();
+      },
     });
     this.pacing = new ClaimPacing(deps.settings.intervalSeconds * 1000);
   }
