@@ -6,20 +6,21 @@
  *   its own counts, and clears the rows of claims whose leases all ended, or ran out a minute ago (so a
  *   replica whose clock runs ahead does not clear another's live counts; skipping any a holder is updating);
  * - per subscriber host, a cap on the leases: the host limit while any other dispatcher holds a lease to
- *   that host (a lease without `claimed_by` counts as another's), else the larger claim-ahead cap. A
+ *   that host (a lease without `claimed_by` counts as another's), else the larger cap of leases ahead. A
  *   dispatcher that holds more leases to a host than the host limit is then the only holder, and it starts
  *   at most the host limit of them at once; where several hold leases to a host, their leases together
  *   stay within the host limit. Either way no host has more than the limit in flight;
  * - per webhook, its oldest due deliveries (`FOR UPDATE SKIP LOCKED`, so a row is never leased twice): the
  *   batch shared among the webhooks that have a delivery due and a host below its cap, at least the host
- *   limit and at most the claim-ahead cap, so the candidates a claim looks at (and locks) stay near the
- *   batch size however many webhooks there are. Webhooks with nothing due (idle, deleted) do not count:
- *   with hundreds of them, one subscriber's backlog came a host limit's worth per claim;
+ *   limit and at most the cap of leases ahead, so the candidates a claim looks at (and locks) stay near the
+ *   batch size however many webhooks there are. Webhooks with nothing due (idle, deleted) do not count,
+ *   found by one index probe each (which reads past the webhook's leased due rows): counted, hundreds of
+ *   them cut one subscriber's backlog to a host limit's worth per claim;
  * - across developers round-robin: a developer's n-th delivery, counting the leases they already hold,
  *   comes after every other developer's (n-1)-th, so one developer's backlog cannot hold up another's;
- * - hosts the dispatcher names as slow (attempts in flight of which none has ended for a while), and, when
- *   it names the hosts known to answer, every host it does not name, get no leases ahead: the host limit
- *   is their cap, as it is for a host another dispatcher holds leases to.
+ * - no leases ahead (the host limit is the cap, as for a host another dispatcher holds leases to) for the
+ *   hosts the dispatcher names as slow (attempts in flight of which none has ended for a while), nor, when
+ *   it names the hosts known to answer, for any host it does not name there.
  * A change matched to several webhooks is claimed as several deliveries; its content (the JSON columns
  * above all, as the text they were stored as, so the dispatcher splices them into bodies unparsed) comes
  * with one of them only, flagged by `has_change` on every one, so it is sent once per claim rather than
