@@ -79,4 +79,22 @@ describe('the claim statement', () => {
     expect(perHost(await claim([knownHost]))).toEqual([0, 0]);
     expect(perHost(await claim())).toEqual([0, 46]);
   });
+
+  it('gives hosts it leases no more than their slots no share of the batch', async () => {
+    // Ten subscribers not yet seen answering take their slots' worth each; the one known host takes the
+    // rest, up to its cap of leases ahead, rather than a twelfth of the batch.
+    const h = await harness();
+    const known = await receiver();
+    const strangers = await Promise.all(Array.from({ length: 10 }, () => receiver()));
+    for (const target of [known, ...strangers]) expect((await h.call(randomUUID(), 'POST', '/webhooks', { url: target.url })).status).toBe(201);
+    await h.publish(...Array.from({ length: 200 }, () => ({})));
+    const store = new DeliveryStore({ knex: h.knex, cipher: new SecretCipher(h.secretsKey) });
+    const now = h.clock.now();
+    const claimed = await store.claimDue({
+      now, leaseUntil: new Date(now.getTime() + 120_000), claimToken: randomUUID(), limit: 512, hostLimit: 4, claimedBy: randomUUID(), hostAheadLimit: 128,
+      answeringHosts: [new URL(known.url).host],
+    });
+    expect(claimed.filter((delivery) => delivery.url === known.url)).toHaveLength(128);
+    for (const stranger of strangers) expect(claimed.filter((delivery) => delivery.url === stranger.url)).toHaveLength(4);
+  });
 });

@@ -15,7 +15,8 @@
  *   limit and at most the cap of leases ahead, so the candidates a claim looks at (and locks) stay near the
  *   batch size however many webhooks there are. Webhooks with nothing due (idle, deleted) do not count,
  *   found by one index probe each (which reads past the webhook's leased due rows): counted, hundreds of
- *   them cut one subscriber's backlog to a host limit's worth per claim;
+ *   them cut one subscriber's backlog to a host limit's worth per claim. Nor do webhooks of hosts that get
+ *   no leases ahead (below): they need no more than the host limit's worth, which is what they look at;
  * - across developers round-robin: a developer's n-th delivery, counting the leases they already hold,
  *   comes after every other developer's (n-1)-th, so one developer's backlog cannot hold up another's;
  * - no leases ahead (the host limit is the cap, as for a host another dispatcher holds leases to) for the
@@ -58,7 +59,7 @@ per_webhook as (
     where webhook_id = w.id and status = 'pending' and next_retry_at <= :now and (claimed_until is null or claimed_until <= :now)
     limit 1
   ) due
-  where w.target_host not in (select host from host_room where leased >= cap)
+  where w.target_host not in (select host from host_room where leased >= cap) and not ${noLeasesAhead('w.target_host')}
 ),
 developer_load as (
   select developer_id, sum(leased)::int as in_flight from leased group by developer_id
@@ -71,7 +72,7 @@ candidates as (
     select id, next_retry_at from deliveries
     where webhook_id = w.id and status = 'pending' and next_retry_at <= :now and (claimed_until is null or claimed_until <= :now)
     order by next_retry_at, id
-    limit (select n from per_webhook)
+    limit (case when ${noLeasesAhead('w.target_host')} then :hostLimit::int else (select n from per_webhook) end)
     for update skip locked
   ) d
   where w.target_host not in (select host from host_room where leased >= cap)
