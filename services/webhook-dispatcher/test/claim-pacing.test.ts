@@ -75,6 +75,18 @@ describe('claim pacing', () => {
     expect(pacing.isDue()).toBe(true);
   });
 
+  it('keeps the pause no longer than a delivery interval shorter than it', () => {
+    let now = 10_000;
+    const pacing = new ClaimPacing(500, () => now);
+    pacing.claiming();
+    pacing.claimed(10, 400);
+    now += 400;
+    expect(pacing.isDue()).toBe(false);
+    expect(pacing.waitMs()).toBe(100);
+    now += 100;
+    expect(pacing.isDue()).toBe(true);
+  });
+
   it('claims at once again when the dispatcher has nothing running or waiting', () => {
     const { pacing } = pacingAt();
     pacing.claiming();

@@ -67,7 +67,14 @@ function storeInMemory(due: Record<string, number>, { capAtHostLimit = false } =
     postpone: async () => undefined,
     fail: async () => undefined,
   };
-  return { store: store as unknown as DeliveryStore, asked, written: () => written };
+  /** More deliveries fall due to `host` (published while the cycle runs). */
+  const addDue = (host: string, count: number) => {
+    const deliveries = Array.from({ length: count }, () => delivery(host));
+    const queue = queues.find((entry) => entry[0]?.host === host);
+    if (queue) queue.push(...deliveries);
+    else queues.push(deliveries);
+  };
+  return { store: store as unknown as DeliveryStore, asked, written: () => written, addDue };
 }
 
 /**
@@ -186,5 +193,28 @@ describe('the delivery cycle', () => {
 
     await finish(cycle, answer);
     await cycle.done;
+  });
+
+  it('claims at once when a cycle is asked for while it waits only on attempts that hang', async () => {
+    // As the delivery interval asks: nothing ends and no pause has passed, so only the request makes it look.
+    const { store, asked, addDue } = storeInMemory({ 'dead.example': 4 }, { capAtHostLimit: true });
+    const { sender, sent, answer } = senderInMemory([]);
+    const dispatcher = dispatcherOn(store, sender);
+    const cycle = run(dispatcher);
+    await settle();
+    expect(sent).toEqual({ 'dead.example': 1 });
+    const claims = asked.length;
+    addDue('live.example', 2);
+    await settle();
+    expect(asked).toHaveLength(claims);
+
+    const asking = dispatcher.runCycle();
+    await settle();
+    expect(asked.length).toBeGreaterThan(claims);
+    // Its one slot's worth (every host here is held to its slots), started at once.
+    expect(sent['live.example']).toBe(1);
+
+    await finish(cycle, answer);
+    await Promise.all([cycle.done, asking]);
   });
 });

@@ -118,7 +118,8 @@ describe('fair claiming', () => {
     const cycle = h.module.dispatcher.runCycle();
     await waitFor('the four hung attempts', () => dead.received.length === 4);
     await h.publish(...Array.from({ length: 2 }, () => ({ courseId: liveCourse })));
-    // No attempt has ended, so the running cycle's own pacing would claim only after the interval (an hour here).
+    // No attempt has ended, so the running cycle's own pacing would claim only after its one-second pause
+    // (delivery-cycle.test.ts shows the claim at once, on a clock that does not move).
     void h.module.dispatcher.runCycle();
     await waitFor('the two published later', () => live.received.length === 2, 3000);
     await h.module.dispatcher.stop();

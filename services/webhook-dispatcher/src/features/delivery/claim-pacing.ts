@@ -37,7 +37,12 @@ export class ClaimPacing {
   /** Whether a claim may be made now. */
   isDue(): boolean {
     const sinceClaim = this.clock() - this.lastClaimAt;
-    return this.endedSinceClaim >= this.claimAfterEnded || sinceClaim >= Math.min(SHORT_CLAIM_PAUSE_MS, this.intervalMs);
+    return this.endedSinceClaim >= this.claimAfterEnded || sinceClaim >= this.pauseMs();
+  }
+
+  /** The pause, no longer than an interval. */
+  private pauseMs(): number {
+    return Math.min(SHORT_CLAIM_PAUSE_MS, this.intervalMs);
   }
 
   /**
@@ -46,7 +51,7 @@ export class ClaimPacing {
    */
   waitMs(): number {
     if (this.isDue()) return this.intervalMs;
-    return Math.max(1, Math.min(this.intervalMs, SHORT_CLAIM_PAUSE_MS - (this.clock() - this.lastClaimAt)));
+    return Math.max(1, this.pauseMs() - (this.clock() - this.lastClaimAt));
   }
 
   claiming(): void {

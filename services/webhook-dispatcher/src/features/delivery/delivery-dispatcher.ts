@@ -58,7 +58,8 @@ export interface DeliveryDispatcherDeps {
  * breaker as soon as the host and the process have a free slot, so a host's next attempt starts the moment
  * its last one ends, without a round trip to the database. Outcomes are written in batches (OutcomeRecorder);
  * a delivery stays leased until its outcome is written. It leases again when its queue runs low and whenever
- * an interval passes, so a slow host never holds up the others. A cycle ends when nothing is in flight,
+ * an interval passes (after a short claim, once half of what it brought has ended or a second has passed), so
+ * a slow host never holds up the others. A cycle ends when nothing is in flight,
  * waiting or unwritten and nothing is claimable. A crash leaves only leases behind, which expire; an attempt
  * counts only once recorded.
  */
@@ -97,12 +98,13 @@ export class DeliveryDispatcher {
       store: deps.store,
       logger: deps.logger,
       delayMs: deps.settings.recordDelayMs,
-      // A written batch frees the leases its outcomes held. The cycle otherwise looks again only when an
-      // attempt ends, and when the only attempts left hang, it would sit with room to claim until one
-      // times out or SLOW_AFTER_MS passes; and its pacing must count the write, or a claim that came back
-      // short because of those leases would wait for the interval.
-      onWritten: () => {
-        this.pacing.outcomesWritten();
+      // A written batch frees the leases it held. The cycle otherwise looks again only when an attempt
+      // ends or a second passes, so when the only attempts left hang it would sit with room to claim; and
+      // the pacing counts a batch of outcomes as an end, or a claim that came back short because those
+      // leases still held a host at its cap would wait for its pause. A batch of releases only does not
+      // count: what was handed back unstarted would be claimed again at once, to be handed back again.
+      onWritten: (outcomes) => {
+        if (outcomes > 0) this.pacing.outcomesWritten();
         this.inFlight.wake();
       },
     });
@@ -146,7 +148,7 @@ export class DeliveryDispatcher {
   /**
    * One cycle. A call while one is under way has it claim what is due now rather than when its pacing would,
    * and resolves when it ends: a cycle lasts while any attempt is in flight, which is as long as a request
-   * timeout when a subscriber does not answer, and new work would otherwise wait for the interval.
+   * timeout when a subscriber does not answer, and new work would otherwise wait for the pacing's pause.
    */
   runCycle(): Promise<void> {
     if (this.current) {

@@ -22,10 +22,11 @@ export interface OutcomeRecorderDeps {
   batchSize?: number;
   delayMs?: number;
   /**
-   * Called after each batch is written or dropped: the leases it held are free, which may give the dispatcher
-   * room to claim again when no attempt is left to end and tell it so.
+   * Called after each batch is written or dropped, with how many outcomes it held (a batch may hold only
+   * releases): the leases it held are free, which may give the dispatcher room to claim again when no
+   * attempt is left to end and tell it so.
    */
-  onWritten?: () => void;
+  onWritten?: (outcomes: number) => void;
 }
 
 /**
@@ -50,7 +51,7 @@ export class OutcomeRecorder {
   private readonly logger: Logger;
   private readonly batchSize: number;
   private readonly delayMs: number;
-  private readonly onWritten: () => void;
+  private readonly onWritten: (outcomes: number) => void;
 
   constructor(deps: OutcomeRecorderDeps) {
     this.store = deps.store;
@@ -127,7 +128,7 @@ export class OutcomeRecorder {
         await Promise.all([this.writeRecords(records), this.writeReleases(releases)]);
       } finally {
         this.unwritten -= records.length + releases.length;
-        this.onWritten();
+        this.onWritten(records.length);
       }
     } while (this.waiting >= this.batchSize);
   }
