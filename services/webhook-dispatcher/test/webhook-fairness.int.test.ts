@@ -74,6 +74,19 @@ async function hungAndLiveHosts({ answersFirst = false } = {}) {
   return { h, dead, live, deadCourse, deadHook, liveCourse };
 }
 
+/** Counts the leases held to one webhook's deliveries now, and remembers the most it has counted. */
+function leaseSampler(h: Harness, webhookId: string) {
+  const sampler = {
+    most: 0,
+    async now(): Promise<number> {
+      const row = await h.knex('deliveries').where({ webhook_id: webhookId, status: 'pending' }).where('claimed_until', '>', h.clock.now()).count({ n: '*' }).first();
+      sampler.most = Math.max(sampler.most, Number(row?.n));
+      return Number(row?.n);
+    },
+  };
+  return sampler;
+}
+
 describe('fair claiming', () => {
   it("delivers another developer's 20 to a fast host in the first cycle while 2,000 wait for a host answering after 5 s", async () => {
     const h = await harness({ drainTimeoutMs: 100 });
@@ -134,20 +147,15 @@ describe('fair claiming', () => {
     expect(dead.received).toHaveLength(1);
     await h.publish(...Array.from({ length: 40 }, () => ({ courseId: deadCourse })), ...Array.from({ length: 5 }, () => ({ courseId: liveCourse })));
     // The most leases to the hung host seen at once, sampled while waiting.
-    let mostLeasedToDead = 0;
-    const leasedToDead = async () => {
-      const row = await h.knex('deliveries').where({ webhook_id: deadHook, status: 'pending' }).where('claimed_until', '>', h.clock.now()).count({ n: '*' }).first();
-      mostLeasedToDead = Math.max(mostLeasedToDead, Number(row?.n));
-      return Number(row?.n);
-    };
+    const leasedToDead = leaseSampler(h, deadHook);
 
     const cycle = h.module.dispatcher.runCycle();
-    await waitFor('the first attempts', async () => (await leasedToDead()) >= 0 && live.received.length === 5 && dead.received.length === 5);
+    await waitFor('the first attempts', async () => (await leasedToDead.now()) >= 0 && live.received.length === 5 && dead.received.length === 5);
     await h.publish(...Array.from({ length: 5 }, () => ({ courseId: liveCourse })));
-    await waitFor('the live host to receive the later ones', async () => (await leasedToDead()) >= 0 && live.received.length === 10, 5000);
-    await waitFor('the leases waiting for the hung host to be handed back', async () => (await leasedToDead()) === 4, 5000);
+    await waitFor('the live host to receive the later ones', async () => (await leasedToDead.now()) >= 0 && live.received.length === 10, 5000);
+    await waitFor('the leases waiting for the hung host to be handed back', async () => (await leasedToDead.now()) === 4, 5000);
     // Claimed ahead while the host was not yet known to be slow (its 4 attempts and some of the 36 behind them).
-    expect(mostLeasedToDead).toBeGreaterThan(4);
+    expect(leasedToDead.most).toBeGreaterThan(4);
     expect(dead.received).toHaveLength(5);
     await h.module.dispatcher.stop();
     await cycle;
@@ -160,17 +168,12 @@ describe('fair claiming', () => {
     await h.publish(...Array.from({ length: 40 }, () => ({ courseId: deadCourse })), ...Array.from({ length: 5 }, () => ({ courseId: liveCourse })));
     // The most leases to the hung host seen at once, sampled from the start (once it counts as slow, a
     // queue would be handed back anyway, so a single late look could miss one).
-    let mostLeasedToDead = 0;
-    const leasedToDead = async () => {
-      const row = await h.knex('deliveries').where({ webhook_id: deadHook, status: 'pending' }).where('claimed_until', '>', h.clock.now()).count({ n: '*' }).first();
-      mostLeasedToDead = Math.max(mostLeasedToDead, Number(row?.n));
-      return Number(row?.n);
-    };
+    const leasedToDead = leaseSampler(h, deadHook);
     const cycle = h.module.dispatcher.runCycle();
-    await waitFor('the first attempts', async () => (await leasedToDead()) >= 0 && live.received.length === 5 && dead.received.length === 4);
+    await waitFor('the first attempts', async () => (await leasedToDead.now()) >= 0 && live.received.length === 5 && dead.received.length === 4);
     await h.publish(...Array.from({ length: 5 }, () => ({ courseId: liveCourse })));
-    await waitFor('the live host to receive the later ones', async () => (await leasedToDead()) >= 0 && live.received.length === 10, 5000);
-    expect(mostLeasedToDead).toBe(4);
+    await waitFor('the live host to receive the later ones', async () => (await leasedToDead.now()) >= 0 && live.received.length === 10, 5000);
+    expect(leasedToDead.most).toBe(4);
     expect(dead.received).toHaveLength(4);
     await h.module.dispatcher.stop();
     await cycle;
