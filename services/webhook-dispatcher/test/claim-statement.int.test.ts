@@ -97,4 +97,28 @@ describe('the claim statement', () => {
     expect(claimed.filter((delivery) => delivery.url === known.url)).toHaveLength(128);
     for (const stranger of strangers) expect(claimed.filter((delivery) => delivery.url === stranger.url)).toHaveLength(4);
   });
+
+  it('gives hosts another dispatcher holds leases to no share of the batch', async () => {
+    // Another replica holds a lease to each of ten subscribers, which holds them to the host limit here;
+    // the host only this dispatcher serves takes the rest, up to its cap of leases ahead, not an eleventh.
+    const h = await harness();
+    const strangers = await Promise.all(Array.from({ length: 10 }, () => receiver()));
+    for (const target of strangers) expect((await h.call(randomUUID(), 'POST', '/webhooks', { url: target.url })).status).toBe(201);
+    await h.publish(...Array.from({ length: 20 }, () => ({})));
+    const store = new DeliveryStore({ knex: h.knex, cipher: new SecretCipher(h.secretsKey) });
+    const now = h.clock.now();
+    const lease = { now, leaseUntil: new Date(now.getTime() + 120_000), limit: 512, hostAheadLimit: 128 };
+    // Naming no host as answering holds each to the host limit, here one lease.
+    const byOther = await store.claimDue({ ...lease, claimToken: randomUUID(), hostLimit: 1, claimedBy: randomUUID(), answeringHosts: [] });
+    expect(byOther).toHaveLength(10);
+    // Published once the other replica holds its leases: the new webhook's host has none held by anyone.
+    const known = await receiver();
+    expect((await h.call(randomUUID(), 'POST', '/webhooks', { url: known.url })).status).toBe(201);
+    await h.publish(...Array.from({ length: 200 }, () => ({})));
+    const hosts = [known, ...strangers].map((target) => new URL(target.url).host);
+    const claimed = await store.claimDue({ ...lease, claimToken: randomUUID(), hostLimit: 4, claimedBy: randomUUID(), answeringHosts: hosts });
+    expect(claimed.filter((delivery) => delivery.url === known.url)).toHaveLength(128);
+    // Each of the others: the host limit less the lease the other replica holds.
+    for (const stranger of strangers) expect(claimed.filter((delivery) => delivery.url === stranger.url)).toHaveLength(3);
+  });
 });

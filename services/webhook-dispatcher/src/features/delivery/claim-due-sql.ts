@@ -15,8 +15,9 @@
  *   limit and at most the cap of leases ahead, so the candidates a claim looks at (and locks) stay near the
  *   batch size however many webhooks there are. Webhooks with nothing due (idle, deleted) do not count,
  *   found by one index probe each (which reads past the webhook's leased due rows): counted, hundreds of
- *   them cut one subscriber's backlog to a host limit's worth per claim. Nor do webhooks of hosts that get
- *   no leases ahead (below): they need no more than the host limit's worth, which is what they look at;
+ *   them cut one subscriber's backlog to a host limit's worth per claim. Nor do webhooks of hosts held to
+ *   the host limit, because another dispatcher holds leases to them or they get no leases ahead (below):
+ *   they need no more than the host limit's worth, which is what they look at;
  * - across developers round-robin: a developer's n-th delivery, counting the leases they already hold,
  *   comes after every other developer's (n-1)-th, so one developer's backlog cannot hold up another's;
  * - no leases ahead (the host limit is the cap, as for a host another dispatcher holds leases to) for the
@@ -34,12 +35,22 @@
 /**
  * Whether a host gets no leases ahead: named slow, or not named among the hosts known to answer (when they
  * are named). Its cap is then the host limit, so a host at it is left out of the candidates, unscanned.
+ * It reads the names from CTEs that bind each array once: they may name a thousand hosts each, and this
+ * test appears in several places of the statement.
  */
 const noLeasesAhead = (host: string) =>
-  `(${host} in (select json_array_elements_text(:slowHosts::json)) or (:answeringHosts::json is not null and ${host} not in (select json_array_elements_text(:answeringHosts::json))))`;
+  `(${host} in (select host from slow_hosts) or ((select answering is not null from host_names) and ${host} not in (select host from answering_hosts)))`;
+
+/** A delivery of the webhook in scope whose attempt is due and that no live lease holds. */
+const DUE_AND_FREE = "webhook_id = w.id and status = 'pending' and next_retry_at <= :now and (claimed_until is null or claimed_until <= :now)";
 
 export const CLAIM_DUE_SQL = `
-with leased as (
+with host_names as (
+  select :slowHosts::json as slow, :answeringHosts::json as answering
+),
+slow_hosts as (select json_array_elements_text(slow) as host from host_names),
+answering_hosts as (select json_array_elements_text(answering) as host from host_names),
+leased as (
   select target_host, developer_id, claimed_by, leased from lease_counts
   where claimed_until > :now and leased > 0
 ),
@@ -49,17 +60,18 @@ host_load as (
   from leased group by target_host
 ),
 host_room as (
-  select host, leased, case when leased_by_others = 0 and not ${noLeasesAhead('host')} then :soleCap::int else :hostLimit::int end as cap from host_load
+  select host, leased, ahead, case when ahead then :soleCap::int else :hostLimit::int end as cap
+  from (select host, leased, leased_by_others = 0 and not ${noLeasesAhead('host')} as ahead from host_load) l
 ),
 per_webhook as (
   select least(:soleCap::int, greatest(:hostLimit::int, ceil(:batch::numeric / greatest(count(*), 1))::int)) as n
   from webhooks w
   cross join lateral (
     select 1 from deliveries
-    where webhook_id = w.id and status = 'pending' and next_retry_at <= :now and (claimed_until is null or claimed_until <= :now)
+    where ${DUE_AND_FREE}
     limit 1
   ) due
-  where w.target_host not in (select host from host_room where leased >= cap) and not ${noLeasesAhead('w.target_host')}
+  where w.target_host not in (select host from host_room where leased >= cap or not ahead) and not ${noLeasesAhead('w.target_host')}
 ),
 developer_load as (
   select developer_id, sum(leased)::int as in_flight from leased group by developer_id
@@ -70,9 +82,10 @@ candidates as (
   from webhooks w
   cross join lateral (
     select id, next_retry_at from deliveries
-    where webhook_id = w.id and status = 'pending' and next_retry_at <= :now and (claimed_until is null or claimed_until <= :now)
+    where ${DUE_AND_FREE}
     order by next_retry_at, id
-    limit (case when ${noLeasesAhead('w.target_host')} then :hostLimit::int else (select n from per_webhook) end)
+    limit (case when ${noLeasesAhead('w.target_host')} or w.target_host in (select host from host_room where not ahead) then :hostLimit::int
+      else (select n from per_webhook) end)
     for update skip locked
   ) d
   where w.target_host not in (select host from host_room where leased >= cap)
