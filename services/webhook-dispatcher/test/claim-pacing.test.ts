@@ -45,6 +45,17 @@ describe('claim pacing', () => {
     expect(pacing.isDue()).toBe(true);
   });
 
+  it('measures the pause from when a short claim came back, so a slow claim is not followed by another at once', () => {
+    const { pacing, advance } = pacingAt();
+    pacing.claiming();
+    advance(SHORT_CLAIM_PAUSE_MS + 500);
+    pacing.claimed(100, 400);
+    expect(pacing.isDue()).toBe(false);
+    expect(pacing.waitMs()).toBe(SHORT_CLAIM_PAUSE_MS);
+    advance(SHORT_CLAIM_PAUSE_MS);
+    expect(pacing.isDue()).toBe(true);
+  });
+
   it('waits until the pause is over, not for the next attempt to end, when only the pause holds a claim back', () => {
     const { pacing, advance } = pacingAt();
     pacing.claiming();

@@ -31,7 +31,7 @@ export class ClaimPacing {
    * were counted before that claim will not end again to say so.
    */
   outcomesWritten(): void {
-    this.endedSinceClaim += 1;
+    this.attemptEnded();
   }
 
   /** Whether a claim may be made now. */
@@ -54,12 +54,18 @@ export class ClaimPacing {
     return Math.max(1, this.pauseMs() - (this.clock() - this.lastClaimAt));
   }
 
+  /** A claim starts: what ends from now on counts towards the next one. */
   claiming(): void {
     this.endedSinceClaim = 0;
     this.lastClaimAt = this.clock();
   }
 
+  /**
+   * The claim came back with `count` of the `room` it asked for. The pause runs from here, not from its start:
+   * a claim slower than the pause (a database under load) would otherwise be followed by another at once.
+   */
   claimed(count: number, room: number): void {
+    this.lastClaimAt = this.clock();
     this.claimAfterEnded = count < room ? Math.max(1, Math.floor(count / 2)) : 0;
   }
 

@@ -202,9 +202,7 @@ export class DeliveryDispatcher {
         const room = maxHeld - this.held;
         // Only a claim that none of this dispatcher's leases held back proves that nothing more is due now.
         let nothingMoreDue = false;
-        const wantsClaim = room > 0 && this.queues.waiting < maxHeld / 2;
-        const waitMs = wantsClaim ? this.pacing.waitMs() : intervalMs;
-        if (wantsClaim && this.pacing.isDue()) {
+        if (this.wantsClaim(maxHeld) && this.pacing.isDue()) {
           const leasesHeld = this.held > 0;
           this.pacing.claiming();
           const claimed = await this.claim(room);
@@ -225,8 +223,10 @@ export class DeliveryDispatcher {
           this.pacing.allowNow();
           continue;
         }
-        // Woken when an attempt ends or outcomes are written (either frees room to claim); with attempts in
+        // Woken when an attempt ends or outcomes are written (either frees room to claim), or when the pacing's
+        // pause is over (asked after any claim above, so it is the pause that claim started); with attempts in
         // flight, look again at least as often as a host can turn slow (releaseSlowHosts).
+        const waitMs = this.wantsClaim(maxHeld) ? this.pacing.waitMs() : intervalMs;
         await this.inFlight.nextChange(this.inFlight.size > 0 ? Math.min(waitMs, SLOW_AFTER_MS) : waitMs);
       }
     } finally {
@@ -234,6 +234,11 @@ export class DeliveryDispatcher {
       this.recorder.release(this.queues.takeWaiting());
       await this.recorder.flushed();
     }
+  }
+
+  /** Whether there is room for more leases and the queues have run low enough to claim. */
+  private wantsClaim(maxHeld: number): boolean {
+    return maxHeld - this.held > 0 && this.queues.waiting < maxHeld / 2;
   }
 
   /**
