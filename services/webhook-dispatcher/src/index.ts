@@ -14,4 +14,5 @@ export { generateSecretsKey, parseSecretsKey, SecretCipher } from './features/se
 // The store alone, for measuring the database side of dispatch without the dispatcher (bench:webhook-store).
 export { DeliveryStore, type AttemptRecord, type ClaimedDelivery } from './features/delivery/delivery-store.js';
 export { verifyWebhookSignature, SIGNATURE_TOLERANCE_SECONDS } from './features/signing/verify-webhook-signature.js';
-export { signPayload, SIGNATURE_HEADER, TIMESTAMP_HEADER } from './features/signing/sign-payload.js';
+// deliveryHeaders also for bench:webhooks' bare loop, which sends a delivery's headers.
+export { deliveryHeaders, signPayload, SIGNATURE_HEADER, TIMESTAMP_HEADER } from './features/signing/sign-payload.js';
