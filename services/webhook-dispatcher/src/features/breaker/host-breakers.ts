@@ -26,9 +26,20 @@ class FailedAttempt<T> extends Error {
 }
 
 type Work = () => Promise<unknown>;
+type Failed = (result: unknown) => boolean;
+
+/**
+ * Every breaker's action: runs the attempt, and throws when its result says it failed, since opossum counts
+ * rejections. The attempt and the test are arguments rather than a closure made per attempt.
+ */
+async function runAttempt(attempt: Work, failed: Failed): Promise<unknown> {
+  const result = await attempt();
+  if (failed(result)) throw new FailedAttempt(result);
+  return result;
+}
 
 interface Entry {
-  breaker: CircuitBreaker<[Work], unknown>;
+  breaker: CircuitBreaker<[Work, Failed], unknown>;
   lastUsedAt: number;
   halfOpensAt: number;
 }
@@ -67,13 +78,8 @@ export class HostBreakers {
 
   async run<T>(host: string, attempt: () => Promise<T>, failed: (result: T) => boolean): Promise<BreakerOutcome<T>> {
     const entry = this.use(host);
-    const work = async () => {
-      const result = await attempt();
-      if (failed(result)) throw new FailedAttempt(result);
-      return result;
-    };
     try {
-      return { kind: 'ran', result: (await entry.breaker.fire(work)) as T };
+      return { kind: 'ran', result: (await entry.breaker.fire(attempt, failed as Failed)) as T };
     } catch (error) {
       if (error instanceof FailedAttempt) return { kind: 'ran', result: error.result as T };
       if ((error as { code?: string }).code !== 'EOPENBREAKER') throw error;
@@ -119,7 +125,7 @@ export class HostBreakers {
   }
 
   private create(host: string): Entry {
-    const breaker = new CircuitBreaker((work: Work) => work(), {
+    const breaker = new CircuitBreaker(runAttempt, {
       timeout: false,
       resetTimeout: this.settings.openSeconds * 1000,
       rollingCountTimeout: ROLLING_WINDOW_MS,

@@ -29,6 +29,9 @@ export const LEASE_MARGIN_MS = 60_000;
 /** How often the dispatcher looks for hosts that have become slow. */
 const SLOW_CHECK_MS = 100;
 
+/** What the host's breaker counts as a failure: no 2xx answer, unless shutdown interrupted the attempt. */
+const countsAsFailure = (result: AttemptResult): boolean => !result.ok && !result.interrupted;
+
 export interface DispatcherSettings {
   intervalSeconds: number;
   retryDelaysSeconds: number[];
@@ -312,8 +315,7 @@ export class DeliveryDispatcher {
       const rawBody = serialiseDeliveryBody(claimed.messageId, claimed.eventType, claimed.data, sentAt);
       const headers = deliveryHeaders(rawBody, sentAt, claimed.secret, claimed.id);
       const started = performance.now();
-      const send = () => this.sender.post(claimed.url, headers, rawBody, this.shutdown.signal);
-      const outcome = await this.breakers.run(claimed.host, send, (result) => !result.ok && !result.interrupted);
+      const outcome = await this.breakers.run(claimed.host, () => this.sender.post(claimed.url, headers, rawBody, this.shutdown.signal), countsAsFailure);
       if (outcome.kind === 'open') {
         // Everything waiting for this host would meet the same breaker: postpone it all in one go.
         const postponed = [claimed, ...this.queues.takeWaiting(claimed.host)];

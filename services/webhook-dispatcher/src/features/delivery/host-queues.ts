@@ -87,15 +87,14 @@ export class HostQueues {
   /** The deliveries that may start now, each counted as running until `finished` is called for its host. */
   takeStartable(): ClaimedDelivery[] {
     const started: ClaimedDelivery[] = [];
-    const full = () => this.runningCount >= this.limits.limit && this.spareRunningCount >= this.limits.limit;
     // The first pass looks at every host; later ones only at those that started one in the pass before, since
     // slots only fill up during the call and no host skipped once can start later in it.
     let candidates: Iterable<[string, HostQueue]> = this.hosts;
-    while (!full()) {
+    while (!this.slotsFull()) {
       // Hosts that start an attempt go to the back of the turn order, after the pass.
       const turned: [string, HostQueue][] = [];
       for (const [host, queue] of candidates) {
-        if (full()) break;
+        if (this.slotsFull()) break;
         if (queue.running >= this.limits.hostLimit || queue.waiting.length === 0) continue;
         if (queue.running === 0) queue.spare = this.startsOnSpare(host);
         if ((queue.spare ? this.spareRunningCount : this.runningCount) >= this.limits.limit) continue;
@@ -115,6 +114,11 @@ export class HostQueues {
       candidates = turned;
     }
     return started;
+  }
+
+  /** Both sets of slots are taken. */
+  private slotsFull(): boolean {
+    return this.runningCount >= this.limits.limit && this.spareRunningCount >= this.limits.limit;
   }
 
   /**
