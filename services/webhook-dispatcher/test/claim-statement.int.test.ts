@@ -82,7 +82,7 @@ describe('the claim statement', () => {
 
   it('gives hosts it leases no more than their slots no share of the batch', async () => {
     // Ten subscribers not yet seen answering take their slots' worth each; the one known host takes the
-    // rest, up to its cap of leases ahead, rather than a twelfth of the batch.
+    // rest, up to its cap of leases ahead, rather than an eleventh of the batch.
     const h = await harness();
     const known = await receiver();
     const strangers = await Promise.all(Array.from({ length: 10 }, () => receiver()));
@@ -108,8 +108,8 @@ describe('the claim statement', () => {
     const store = new DeliveryStore({ knex: h.knex, cipher: new SecretCipher(h.secretsKey) });
     const now = h.clock.now();
     const lease = { now, leaseUntil: new Date(now.getTime() + 120_000), limit: 512, hostAheadLimit: 128 };
-    // Naming no host as answering holds each to the host limit, here one lease.
-    const byOther = await store.claimDue({ ...lease, claimToken: randomUUID(), hostLimit: 1, claimedBy: randomUUID(), answeringHosts: [] });
+    // Naming no host as answering holds each to the host limit; ten leases in turns of the ten developers are one a host.
+    const byOther = await store.claimDue({ ...lease, limit: 10, claimToken: randomUUID(), hostLimit: 4, claimedBy: randomUUID(), answeringHosts: [] });
     expect(byOther).toHaveLength(10);
     // Published once the other replica holds its leases: the new webhook's host has none held by anyone.
     const known = await receiver();

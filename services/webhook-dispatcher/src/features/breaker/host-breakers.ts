@@ -30,7 +30,9 @@ type Failed = (result: unknown) => boolean;
 
 /**
  * Every breaker's action: runs the attempt, and throws when its result says it failed, since opossum counts
- * rejections. The attempt and the test are arguments rather than a closure made per attempt.
+ * rejections. The attempt and the test are arguments rather than a wrapper closure made per attempt. So
+ * opossum's `cache` and `coalesce` must stay off: they key on the arguments, two functions whose JSON is the
+ * same for every attempt, and would hand one attempt's result to the others.
  */
 async function runAttempt(attempt: Work, failed: Failed): Promise<unknown> {
   const result = await attempt();

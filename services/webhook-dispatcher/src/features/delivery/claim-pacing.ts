@@ -61,8 +61,10 @@ export class ClaimPacing {
   }
 
   /**
-   * The claim came back with `count` of the `room` it asked for. The pause runs from here, not from its start:
-   * a claim slower than the pause (a database under load) would otherwise be followed by another at once.
+   * The claim came back with `count` of the `room` it asked for. The pause runs from here, not from its start,
+   * so a claim slower than the pause (a database under load) does not make the next one due by the pause at
+   * once. What ended while it ran still counts towards the next: a batch written meanwhile freed room this
+   * claim could not see.
    */
   claimed(count: number, room: number): void {
     this.lastClaimAt = this.clock();

@@ -209,6 +209,7 @@ export class DeliveryDispatcher {
           const leasesHeld = this.held > 0;
           this.pacing.claiming();
           const claimed = await this.claim(room);
+          this.pacing.claimed(claimed.length, room);
           // stop() may have come while the claim ran: what it leased goes back at once, unattempted.
           if (this.stopping) {
             this.recorder.release(claimed);
@@ -217,7 +218,6 @@ export class DeliveryDispatcher {
           this.queues.add(claimed);
           this.startReady();
           nothingMoreDue = claimed.length < room && !leasesHeld;
-          this.pacing.claimed(claimed.length, room);
         }
         if (this.inFlight.size === 0 && this.queues.waiting === 0) {
           if (nothingMoreDue) return;
@@ -227,8 +227,8 @@ export class DeliveryDispatcher {
           continue;
         }
         // Woken when an attempt ends or outcomes are written (either frees room to claim), or when the pacing's
-        // pause is over (asked after any claim above, so it is the pause that claim started); with attempts in
-        // flight, look again at least as often as a host can turn slow (releaseSlowHosts).
+        // pause is over (asked after any claim above, so the pause runs from when that claim came back); with
+        // attempts in flight, look again at least as often as a host can turn slow (releaseSlowHosts).
         const waitMs = this.wantsClaim(maxHeld) ? this.pacing.waitMs() : intervalMs;
         await this.inFlight.nextChange(this.inFlight.size > 0 ? Math.min(waitMs, SLOW_AFTER_MS) : waitMs);
       }
