@@ -8,6 +8,9 @@ const conditions = ['@timetable/source', 'module', 'node', 'development|producti
 const DISTRIBUTED_TESTS = 'services/standalone/test/distributed/**/*.int.test.ts';
 // The fault matrix: private PostgreSQL, Redis, Kafka and registry that its rows stop, restart and break.
 const FAULT_TESTS = 'services/standalone/test/faults/**/*.int.test.ts';
+// Smoke runs of the benches; the end-to-end one starts a distributed stack, so it runs with those tests.
+const BENCH_TESTS = 'bench/test/**/*.int.test.ts';
+const BENCH_E2E_TEST = 'bench/test/e2e-latency.int.test.ts';
 
 const shared = {
   resolve: { conditions },
@@ -33,8 +36,8 @@ export default defineConfig({
         ...shared,
         test: {
           name: 'integration',
-          include: ['{libs,services,tools}/*/test/**/*.int.test.ts', 'deploy/test/**/*.int.test.ts'],
-          exclude: [DISTRIBUTED_TESTS, FAULT_TESTS, '**/node_modules/**'],
+          include: ['{libs,services,tools}/*/test/**/*.int.test.ts', 'deploy/test/**/*.int.test.ts', BENCH_TESTS],
+          exclude: [DISTRIBUTED_TESTS, FAULT_TESTS, BENCH_E2E_TEST, '**/node_modules/**'],
           globalSetup: ['libs/testing/src/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
@@ -48,7 +51,7 @@ export default defineConfig({
         ...shared,
         test: {
           name: 'distributed',
-          include: [DISTRIBUTED_TESTS],
+          include: [DISTRIBUTED_TESTS, BENCH_E2E_TEST],
           globalSetup: ['libs/testing/src/global-setup.ts'],
           testTimeout: 300_000,
           hookTimeout: 300_000,

@@ -13,6 +13,7 @@ import { formatProfile, profileWhile, type ProfileSummary } from './support/cpu-
 import { startBenchSystem, type BenchSystem } from './support/bench-system.js';
 import { loadTest, type LoadResult } from './support/load-test.js';
 import { formatReport, writeReport, type BenchReport, type ColdRender, type RouteMeasurement } from './support/report.js';
+import { resultsDir } from './support/results-dir.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION_SECONDS ?? 5);
@@ -20,7 +21,7 @@ const WARMUP_SECONDS = 1;
 /** Measured runs per server and route (BENCH_ROUNDS, default 3); the median counts. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const COLD_SAMPLES = 5;
-const RESULT_FILE = path.join(import.meta.dirname, 'results', 'latest.json');
+const RESULT_FILE = path.join(resultsDir, 'latest.json');
 /** BENCH_PROFILE=1: after each measured run, one more run under the CPU profiler (its numbers are not reported). */
 const PROFILE = process.env.BENCH_PROFILE === '1';
 const REST_SECONDS = 2;
@@ -127,7 +128,7 @@ async function measureColdIcal(bench: BenchSystem, name: string, icalPath: strin
 /** Runs `work`, under the CPU profiler when BENCH_PROFILE=1. */
 async function profiled<T>(name: string, profiles: Record<string, ProfileSummary>, work: () => Promise<T>): Promise<T> {
   if (!PROFILE) return work();
-  const file = path.join(import.meta.dirname, 'results', `${name.replace(/[^\w]+/g, '-').replace(/^-|-$/g, '')}.cpuprofile`);
+  const file = path.join(resultsDir, `${name.replace(/[^\w]+/g, '-').replace(/^-|-$/g, '')}.cpuprofile`);
   const { result, summary } = await profileWhile(file, work);
   profiles[name] = summary;
   return result;

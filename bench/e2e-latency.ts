@@ -14,9 +14,10 @@ import pg from 'pg';
 import { startStack, type RunningStack } from '../scripts/stack/start-stack.js';
 import { repoRoot } from '../scripts/stack/stack-process.js';
 import { startSignedWebhookReceiver, type ReceivedWebhook, type SignedWebhookReceiver } from './support/signed-webhook-receiver.js';
+import { resultsDir } from './support/results-dir.js';
 
 const env = process.env;
-const RESULT_FILE = path.join(repoRoot, 'bench/results/e2e-latency.json');
+const RESULT_FILE = path.join(resultsDir, 'e2e-latency.json');
 const SECRET = `bench-e2e-${randomBytes(12).toString('hex')}`;
 
 function positiveNumber(name: string, fallback: number): number {

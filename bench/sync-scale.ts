@@ -20,6 +20,7 @@ import { addressesLastRead, bareFetch } from './support/bare-fetch.js';
 import { deployedNodeOptions } from '../scripts/stack/deployed-node-options.js';
 import { procCpuSeconds } from './support/proc-cpu.js';
 import { PublishOnlyBus } from './support/publish-only-bus.js';
+import { resultsDir } from './support/results-dir.js';
 
 const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const repoRoot = path.resolve(import.meta.dirname, '..');
@@ -301,7 +302,7 @@ if (one !== undefined) {
     'targets (bench/README.md): scale 10 first sync <= 10 s and <= 400 MB RSS; scale 100 first sync <= 120 s and <= 512 MB RSS; ' +
       'unchanged re-sync <= 10 % of the first\n',
   );
-  await mkdir(path.join(repoRoot, 'bench/results'), { recursive: true });
+  await mkdir(resultsDir, { recursive: true });
   const result = { measuredAt: new Date().toISOString(), node: process.version, cpus: os.cpus().length, upstreamValidators: UPSTREAM_VALIDATORS, scales: reports };
-  await writeFile(path.join(repoRoot, 'bench/results/sync-scale.json'), `${JSON.stringify(result, null, 2)}\n`);
+  await writeFile(path.join(resultsDir, 'sync-scale.json'), `${JSON.stringify(result, null, 2)}\n`);
 }

@@ -20,6 +20,7 @@ import { serveModule } from '@timetable/service-kit';
 import { createWebhookService, deliveryHeaders, webhookMigrations, WEBHOOKS_SCHEMA } from '@timetable/webhook-dispatcher';
 import { formatProfile, profileWhile, type ProfileSummary } from './support/cpu-profile.js';
 import { procCpuSeconds } from './support/proc-cpu.js';
+import { resultsDir } from './support/results-dir.js';
 
 /** A count of rounds from the environment: a whole number of at least `least`, else the run stops at once. */
 function rounds(name: string, fallback: number, least: number): number {
@@ -48,7 +49,7 @@ const HELD_AT_LEAST_MS = 1500;
 const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 /** BENCH_PROFILE=1: a CPU profile of this process (dispatcher and receivers) during a dispatch batch of its own. */
 const PROFILE = process.env.BENCH_PROFILE === '1';
-const PROFILE_FILE = path.join(import.meta.dirname, 'results', 'webhook-dispatch.cpuprofile');
+const PROFILE_FILE = path.join(resultsDir, 'webhook-dispatch.cpuprofile');
 
 interface Receiver {
   url: string;

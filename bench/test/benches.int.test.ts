@@ -1,0 +1,107 @@
+/**
+ * Each bench the README names runs from a fresh clone and reports what bench/README.md's table is made of.
+ * Smoke runs, as small as each bench allows: they prove the commands work and report every figure, against
+ * its baseline in the same run; what the figures are is for `bench/README.md`, never asserted here (timing
+ * on a shared CI machine says nothing).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { numberIn, runBench, type BenchRun } from './run-bench.js';
+
+let run: BenchRun | undefined;
+afterEach(async () => {
+  await run?.cleanup();
+  run = undefined;
+});
+
+/** Runs the bench and fails with its output when it exits other than 0. */
+async function bench(script: string, env: Record<string, string | undefined>): Promise<BenchRun> {
+  run = await runBench(script, env);
+  if (run.code !== 0) throw new Error(`npm run ${script} exited ${run.code}\n${run.stdout}\n${run.stderr}`);
+  return run;
+}
+
+interface CatalogReport {
+  readyMs: number;
+  restRssBytes: number;
+  routes: { name: string; bodyBytes: number; ratio: number; gateway: { requestsPerSecond: number }; bare: { requestsPerSecond: number } }[];
+  icalCold: { name: string; events: number; medianMs: number }[];
+}
+
+interface SyncStep {
+  seconds: number;
+  cpuSeconds: number;
+  peakRssMb: number;
+  feedsParsed: number;
+  feedsUnchanged: number;
+}
+
+interface SyncReport {
+  scales: {
+    scale: number;
+    events: number;
+    firstSync: SyncStep;
+    unchangedResync: SyncStep & { shareOfFirst: number };
+    bareFetch: { seconds: number; requests: number };
+    churn: { eventsChanged: number };
+    churnResync: SyncStep & { shareOfFirst: number };
+  }[];
+}
+
+describe('the benches (smoke runs)', () => {
+  it('npm run bench: the student\'s views and the feeds against a bare server in the same run, cold feeds, ready time and RSS at rest', async () => {
+    // Without DATABASE_URL the embedded system runs its own PostgreSQL, as `npm run bench` does by default.
+    const done = await bench('bench', { DATABASE_URL: undefined, BENCH_DURATION_SECONDS: '1', BENCH_ROUNDS: '1', BENCH_CONNECTIONS: '4' });
+    const report = await done.result<CatalogReport>('latest.json');
+    expect(report.routes.map((route) => route.name.replace(/\d{4}-W\d{2}/, '<week>').replace(/<\d+ courses>/, '<n courses>'))).toEqual([
+      '/week/<week>?groupIds=<one group>',
+      '/week/<week>',
+      '/semesters/:id/courses',
+      '/ical/:semesterId (cached)',
+      '/ical?courseIds=<n courses> (cached)',
+    ]);
+    for (const route of report.routes) {
+      expect(route.bodyBytes).toBeGreaterThan(0);
+      expect(route.gateway.requestsPerSecond).toBeGreaterThan(0);
+      expect(route.bare.requestsPerSecond).toBeGreaterThan(0);
+      expect(route.ratio).toBeCloseTo(route.gateway.requestsPerSecond / route.bare.requestsPerSecond, 6);
+    }
+    expect(report.icalCold).toHaveLength(3);
+    // The last cold feed is the one past 1,500 events the target names.
+    expect(report.icalCold[2]!.events).toBeGreaterThan(1500);
+    expect(report.readyMs).toBeGreaterThan(0);
+    expect(report.restRssBytes).toBeGreaterThan(0);
+    expect(done.stdout).toMatch(/ready \(health and first sync\): [\d.]+ s; RSS at rest after it: \d+ MB/);
+  }, 240_000);
+
+  it('npm run bench:sync: first sync, unchanged re-sync against a bare fetch of the same addresses, churn re-sync and peak RSS', async () => {
+    const done = await bench('bench:sync', { BENCH_SCALES: '1' });
+    const [scale] = (await done.result<SyncReport>('sync-scale.json')).scales;
+    expect(scale?.scale).toBe(1);
+    expect(scale!.events).toBeGreaterThan(0);
+    expect(scale!.firstSync.feedsParsed).toBeGreaterThan(0);
+    // Unchanged: every feed skipped unparsed, and the bare loop fetched what it fetched.
+    expect(scale!.unchangedResync.feedsParsed).toBe(0);
+    expect(scale!.unchangedResync.feedsUnchanged).toBe(scale!.firstSync.feedsParsed);
+    expect(scale!.unchangedResync.shareOfFirst).toBeCloseTo(scale!.unchangedResync.seconds / scale!.firstSync.seconds, 6);
+    expect(scale!.bareFetch.requests).toBeGreaterThan(scale!.firstSync.feedsParsed);
+    expect(scale!.churn.eventsChanged).toBeGreaterThan(0);
+    expect(scale!.churnResync.feedsParsed).toBeGreaterThan(0);
+    for (const step of [scale!.firstSync, scale!.unchangedResync, scale!.churnResync]) expect(step.peakRssMb).toBeGreaterThan(0);
+  }, 240_000);
+
+  it('npm run bench:webhooks: signed deliveries a second against a bare undici loop in the same run, and one dead subscriber', async () => {
+    const done = await bench('bench:webhooks', { BENCH_CHANGES: '20', BENCH_RATIO_ROUNDS: '1', BENCH_NEW_DEAD_ROUNDS: '1', BENCH_DEAD_ROUNDS: '1' });
+    const out = done.stdout;
+    expect(numberIn(out, /dispatcher \(claim, sign, POST, record\):\s+(\d+)/)).toBeGreaterThan(0);
+    expect(numberIn(out, /bare undici POST loop, same concurrency:\s+(\d+)/)).toBeGreaterThan(0);
+    expect(out).toMatch(/ratio, median of the pairs:\s+\d+ %/);
+    expect(out).toMatch(/1 pairs, the dead host new to it:\s+\d+ % (slower|faster)/);
+    expect(out).toMatch(/1 pairs, the same host known slow:\s+\d+ % (slower|faster)/);
+  }, 240_000);
+
+  it('npm run bench:webhook-store: the database side of dispatch alone', async () => {
+    const done = await bench('bench:webhook-store', { BENCH_DELIVERIES: '200' });
+    expect(numberIn(done.stdout, /per delivery:\s+(\d+) µs in all/)).toBeGreaterThan(0);
+    expect(done.stdout).toMatch(/row updates:\s+\d+ of deliveries/);
+  }, 240_000);
+});
