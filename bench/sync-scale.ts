@@ -18,6 +18,7 @@ import { createLogger } from '@timetable/observability';
 import { createSyncService, SYNC_SCHEMA, syncMigrations, UPSTREAM_CONCURRENCY, type SyncRunResult } from '@timetable/sync';
 import { addressesLastRead, bareFetch } from './support/bare-fetch.js';
 import { deployedNodeOptions } from '../scripts/stack/deployed-node-options.js';
+import { formatProfile, profileWhile, type ProfileSummary } from './support/cpu-profile.js';
 import { procCpuSeconds } from './support/proc-cpu.js';
 import { PublishOnlyBus } from './support/publish-only-bus.js';
 import { resultsDir } from './support/results-dir.js';
@@ -38,6 +39,11 @@ const SYNC_NODE_OPTIONS = deployedNodeOptions('sync');
  * honours them.
  */
 const UPSTREAM_VALIDATORS = process.env.BENCH_UPSTREAM_VALIDATORS === '1';
+/**
+ * BENCH_PROFILE=1: one more unchanged re-sync under the CPU profiler, after the measured one (the profiler
+ * slows what it watches, so it counts in no figure): where the sync's own time goes when nothing changed.
+ */
+const PROFILE = process.env.BENCH_PROFILE === '1';
 
 interface Step {
   /** RSS when the step began, after a full garbage collection: what earlier steps left behind. */
@@ -74,6 +80,8 @@ interface ScaleReport {
   bareFetch: Step & { requests: number; megabytes: number };
   churn: { operations: number; eventsChanged: number; shareOfEvents: number };
   churnResync: RunStep & { shareOfFirst: number };
+  /** With BENCH_PROFILE=1: the sync process during an unchanged re-sync of its own. */
+  unchangedResyncProfile?: ProfileSummary;
 }
 
 async function freePort(): Promise<number> {
@@ -194,6 +202,9 @@ async function benchOneScale(scale: number): Promise<void> {
     const unchanged = await measureStep(() => sync.runOnce());
     const addresses = await addressesLastRead(knex, simulatorUrl);
     const bare = await measureStep(() => bareFetch(addresses, UPSTREAM_CONCURRENCY));
+    const profile = PROFILE
+      ? (await profileWhile(path.join(resultsDir, `sync-unchanged-resync-scale-${scale}.cpuprofile`), () => sync.runOnce(), 20)).summary
+      : undefined;
     const events = await count('event');
     const entities = await count();
 
@@ -232,6 +243,7 @@ async function benchOneScale(scale: number): Promise<void> {
         shareOfEvents: Number(eventsChanged[0]?.count ?? 0) / events,
       },
       churnResync: { ...runStep(churned.step, churned.result), shareOfFirst: churned.step.seconds / first.step.seconds },
+      unchangedResyncProfile: profile,
     };
     process.stdout.write(`${RESULT_PREFIX}${JSON.stringify(report)}\n`);
   } finally {
@@ -297,6 +309,9 @@ if (one !== undefined) {
     const report = await benchInChild(scale);
     reports.push(report);
     process.stdout.write(`${describe(report)}\n`);
+    if (report.unchangedResyncProfile) {
+      process.stdout.write(`${formatProfile(`the sync process in an unchanged re-sync at scale ${scale}`, report.unchangedResyncProfile)}\n`);
+    }
   }
   process.stdout.write(
     'targets (bench/README.md): scale 10 first sync <= 10 s and <= 400 MB RSS; scale 100 first sync <= 120 s and <= 512 MB RSS; ' +

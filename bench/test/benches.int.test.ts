@@ -73,8 +73,10 @@ describe('the benches (smoke runs)', () => {
     expect(done.stdout).toMatch(/ready \(health and first sync\): [\d.]+ s; RSS at rest after it: \d+ MB/);
   }, 240_000);
 
-  it('npm run bench:sync: first sync, unchanged re-sync against a bare fetch of the same addresses, churn re-sync and peak RSS', async () => {
-    const done = await bench('bench:sync', { BENCH_SCALES: '1' });
+  it('npm run bench:sync: first sync, unchanged re-sync against a bare fetch of the same addresses, churn re-sync, peak RSS and the re-sync\'s profile', async () => {
+    const done = await bench('bench:sync', { BENCH_SCALES: '1', BENCH_PROFILE: '1' });
+    expect(done.stdout).toContain('profile of the sync process in an unchanged re-sync at scale 1');
+    expect((await done.result<{ nodes: unknown[] }>('sync-unchanged-resync-scale-1.cpuprofile')).nodes.length).toBeGreaterThan(0);
     const [scale] = (await done.result<SyncReport>('sync-scale.json')).scales;
     expect(scale?.scale).toBe(1);
     expect(scale!.events).toBeGreaterThan(0);
@@ -87,6 +89,15 @@ describe('the benches (smoke runs)', () => {
     expect(scale!.churn.eventsChanged).toBeGreaterThan(0);
     expect(scale!.churnResync.feedsParsed).toBeGreaterThan(0);
     for (const step of [scale!.firstSync, scale!.unchangedResync, scale!.churnResync]) expect(step.peakRssMb).toBeGreaterThan(0);
+  }, 240_000);
+
+  it('BENCH_UPSTREAM_VALIDATORS=1 npm run bench:sync: the same against an upstream whose feeds carry validators', async () => {
+    const done = await bench('bench:sync', { BENCH_SCALES: '1', BENCH_UPSTREAM_VALIDATORS: '1' });
+    expect(done.stdout).toContain('upstream: group feeds with ETags, 304 when unchanged');
+    const [scale] = (await done.result<SyncReport>('sync-scale.json')).scales;
+    expect(scale!.unchangedResync.feedsParsed).toBe(0);
+    expect(scale!.unchangedResync.feedsUnchanged).toBe(scale!.firstSync.feedsParsed);
+    expect((await done.result<{ upstreamValidators: boolean }>('sync-scale.json')).upstreamValidators).toBe(true);
   }, 240_000);
 
   it('npm run bench:webhooks: signed deliveries a second against a bare undici loop in the same run, and one dead subscriber', async () => {

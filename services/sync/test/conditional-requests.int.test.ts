@@ -4,15 +4,14 @@
  * upstream here is the simulator behind a proxy that adds an ETag to every feed (the feed's content hash,
  * which leaves out the lines StarPlan rewrites on every export) and answers If-None-Match with 304.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calendarBodyHash } from '../src/features/upstream-client/body-hash.js';
 import type { SyncService } from '../src/create-sync-service.js';
+import { startFeedProxy, type FeedProxy } from './feed-proxy.js';
 import { createSyncHarness, type SyncHarness } from './sync-harness.js';
 
 let harness: SyncHarness;
-let proxy: Server;
+let proxy: FeedProxy;
 let service: SyncService;
 let groupCount: number;
 const answered = { notModified: 0, full: 0, conditional: 0 };
@@ -20,32 +19,19 @@ const answered = { notModified: 0, full: 0, conditional: 0 };
 beforeAll(async () => {
   harness = await createSyncHarness(13);
   groupCount = harness.sim.simulator.model.groups.size;
-  proxy = createServer((req, res) => {
-    void (async () => {
-      const upstream = await fetch(`${harness.sim.url}${(req.url ?? '').replace(/^\/upstream/, '')}`);
-      const bytes = new Uint8Array(await upstream.arrayBuffer());
-      const contentType = upstream.headers.get('content-type') ?? 'application/octet-stream';
-      if (!req.url?.includes('/ical?')) {
-        res.writeHead(upstream.status, { 'content-type': contentType }).end(bytes);
-        return;
-      }
-      const etag = `"${calendarBodyHash(bytes, contentType, 'Europe/Berlin')}"`;
-      if (req.headers['if-none-match'] !== undefined) answered.conditional += 1;
-      if (req.headers['if-none-match'] === etag) {
-        answered.notModified += 1;
-        res.writeHead(304, { etag }).end();
-        return;
-      }
-      answered.full += 1;
-      res.writeHead(upstream.status, { 'content-type': contentType, etag }).end(bytes);
-    })().catch(() => res.writeHead(502).end());
+  proxy = await startFeedProxy(harness.sim.url, (req, bytes, contentType) => {
+    const etag = `"${calendarBodyHash(bytes, contentType, 'Europe/Berlin')}"`;
+    if (req.headers['if-none-match'] !== undefined) answered.conditional += 1;
+    const notModified = req.headers['if-none-match'] === etag;
+    if (notModified) answered.notModified += 1;
+    else answered.full += 1;
+    return { notModified, headers: { etag } };
   });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  service = await harness.service(`http://127.0.0.1:${(proxy.address() as AddressInfo).port}/upstream`);
+  service = await harness.service(proxy.url);
 });
 
 afterAll(async () => {
-  await new Promise<void>((resolve) => proxy.close(() => resolve()));
+  await proxy.close();
   await harness.close();
 });
 
