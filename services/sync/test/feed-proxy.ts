@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { SyncHarness } from './sync-harness.js';
 
 /** What the proxy answers for one group feed: 304 with these headers, or the feed in full with them. */
 export interface FeedAnswer {
@@ -38,4 +39,14 @@ export async function startFeedProxy(simulatorUrl: string, answer: (req: Incomin
     url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/upstream`,
     close: () => new Promise<void>((resolve) => proxy.close(() => resolve())),
   };
+}
+
+/** Changes one group feed (its first occurrence not yet cancelled is cancelled), so the next sync finds one change. */
+export function changeOneFeed(harness: SyncHarness): void {
+  const model = harness.sim.simulator.model;
+  const occurrence = [...model.groups.values()]
+    .flatMap((group) => group.lectureIds)
+    .flatMap((lectureId) => model.occurrencesOfLecture(model.currentPuId, lectureId))
+    .find((candidate) => !candidate.cancelled);
+  harness.sim.simulator.cancelOccurrence({ occurrenceId: occurrence!.id });
 }

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calendarBodyHash } from '../src/features/upstream-client/body-hash.js';
 import type { SyncService } from '../src/create-sync-service.js';
-import { startFeedProxy, type FeedProxy } from './feed-proxy.js';
+import { changeOneFeed, startFeedProxy, type FeedProxy } from './feed-proxy.js';
 import { createSyncHarness, type SyncHarness } from './sync-harness.js';
 
 let harness: SyncHarness;
@@ -63,12 +63,7 @@ describe('an upstream that sends Last-Modified only', () => {
   });
 
   it('a changed feed answers in full with a later date, is parsed, and its change is found', async () => {
-    const model = harness.sim.simulator.model;
-    const occurrence = [...model.groups.values()]
-      .flatMap((group) => group.lectureIds)
-      .flatMap((lectureId) => model.occurrencesOfLecture(model.currentPuId, lectureId))
-      .find((candidate) => !candidate.cancelled);
-    harness.sim.simulator.cancelOccurrence({ occurrenceId: occurrence!.id });
+    changeOneFeed(harness);
     reset();
     const { result, changes } = await harness.sync(service);
     expect(answered.full).toBeGreaterThan(0);
