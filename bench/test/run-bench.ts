@@ -44,7 +44,7 @@ export async function runBench(script: string, env: Record<string, string | unde
   };
 }
 
-/** The number a report line gives after `label`, e.g. `deliveries/s` in "2393 (2307 to 2568) deliveries/s". */
+/** The number `pattern`'s first group captures in a bench's report, e.g. 2393 in "2393 (2307 to 2568) deliveries/s". */
 export function numberIn(text: string, pattern: RegExp): number {
   const match = pattern.exec(text);
   if (!match?.[1]) throw new Error(`no match for ${pattern} in:\n${text}`);

@@ -54,10 +54,9 @@ export class ClaimPacing {
     return Math.max(1, this.pauseMs() - (this.clock() - this.lastClaimAt));
   }
 
-  /** A claim starts: what ends from now on counts towards the next one. */
+  /** A claim starts: what ends from now on counts towards the next one (its pause starts in `claimed`). */
   claiming(): void {
     this.endedSinceClaim = 0;
-    this.lastClaimAt = this.clock();
   }
 
   /**

@@ -202,10 +202,10 @@ export class DeliveryDispatcher {
           this.claimAsked = false;
           this.pacing.allowNow();
         }
-        const room = maxHeld - this.held;
         // Only a claim that none of this dispatcher's leases held back proves that nothing more is due now.
         let nothingMoreDue = false;
         if (this.wantsClaim(maxHeld) && this.pacing.isDue()) {
+          const room = maxHeld - this.held;
           const leasesHeld = this.held > 0;
           this.pacing.claiming();
           const claimed = await this.claim(room);
