@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { Knex } from '@timetable/db';
+import { DeliveryStore, type ClaimedDelivery } from '../src/features/delivery/delivery-store.js';
+import { SecretCipher } from '../src/features/secrets/secret-cipher.js';
+import { testResources } from './support/test-resources.js';
+import type { Harness } from './support/webhook-harness.js';
+
+const resources = testResources();
+afterEach(() => resources.closeAll());
+afterAll(() => resources.closeAll());
+const { harness } = resources;
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+
+function nodesOf(plan: PlanNode): PlanNode[] {
+  return [plan, ...(plan.Plans ?? []).flatMap(nodesOf)];
+}
+
+/** The statements a call of the store runs, with their bindings, as knex reports them (`$1`, `$2`, ... in order). */
+async function statementsOf(knex: Knex, work: () => Promise<unknown>): Promise<{ sql: string; bindings: readonly unknown[] }[]> {
+  const seen: { sql: string; bindings: readonly unknown[] }[] = [];
+  const listen = (query: { sql: string; bindings?: readonly unknown[] }) => seen.push({ sql: query.sql, bindings: query.bindings ?? [] });
+  knex.on('query', listen);
+  try {
+    await work();
+  } finally {
+    knex.removeListener('query', listen);
+  }
+  return seen;
+}
+
+/** The plan PostgreSQL chooses for a statement (not run: EXPLAIN without ANALYZE), as its nodes. */
+async function planOf(knex: Knex, statement: { sql: string; bindings: readonly unknown[] }): Promise<PlanNode[]> {
+  return knex.transaction(async (trx) => {
+    await trx.raw("set local jit = off");
+    // Back to knex's placeholders: it numbers them itself, in order, and none of these statements has a `?` of its own.
+    const sql = `explain (format json) ${statement.sql.replace(/\$\d+/g, '?')}`;
+    const result = await trx.raw<{ rows: { 'QUERY PLAN': { Plan: PlanNode }[] }[] }>(sql, statement.bindings as Knex.RawBinding[]);
+    return nodesOf(result.rows[0]!['QUERY PLAN'][0]!.Plan);
+  });
+}
+
+const scansOfDeliveries = (nodes: PlanNode[]) => nodes.filter((node) => node['Relation Name'] === 'deliveries');
+
+/** Due deliveries to the webhooks in turn. */
+function dueRows(webhookIds: string[], count: number): Record<string, unknown>[] {
+  const at = new Date('2025-03-03T09:00:00.000Z');
+  return Array.from({ length: count }, (_, index) => ({
+    id: randomUUID(), webhook_id: webhookIds[index % webhookIds.length]!, message_id: `msg_${index}`, event_type: 'course.updated',
+    status: 'pending', next_retry_at: at, created_at: at, origin: 'test',
+  }));
+}
+
+/** Inserted directly: publishing this many changes would take the test most of a minute. */
+async function insertRows(knex: Knex, rows: Record<string, unknown>[]): Promise<void> {
+  for (let start = 0; start < rows.length; start += 2000) await knex('deliveries').insert(rows.slice(start, start + 2000));
+}
+
+async function fourWebhooks(h: Harness): Promise<{ ids: string[]; hosts: string[] }> {
+  const ids: string[] = [];
+  const hosts: string[] = [];
+  for (let index = 0; index < 4; index += 1) {
+    const url = `http://127.0.0.1:${9100 + index}/hook`;
+    const created = await h.call(randomUUID(), 'POST', '/webhooks', { url });
+    expect(created.status).toBe(201);
+    ids.push(created.body.data.id);
+    hosts.push(new URL(url).host);
+  }
+  return { ids, hosts };
+}
+
+function claimOf(h: Harness, store: DeliveryStore, answeringHosts: string[]): () => Promise<ClaimedDelivery[]> {
+  const claimedBy = randomUUID();
+  return () => {
+    const now = h.clock.now();
+    return store.claimDue({
+      now, leaseUntil: new Date(now.getTime() + 120_000), claimToken: randomUUID(), limit: 256, hostLimit: 4, claimedBy, hostAheadLimit: 128, answeringHosts,
+    });
+  };
+}
+
+// The plans decide how the dispatcher's statements scale: one that reads every row of `deliveries` costs in
+// proportion to the backlog and the history kept, not to the deliveries it handles. EXPLAIN without ANALYZE:
+// the plan PostgreSQL chooses, not run.
+describe('the plans of the dispatcher\'s statements', () => {
+  // Behind a backlog most rows are due, and the planner took a sequential scan for "is anything due to this
+  // webhook" (expecting a hit at once, while the scan first passed every leased row) and for the rows to lease.
+  it('the claim reads no whole table of deliveries behind a backlog, while it holds leases', async () => {
+    const h = await harness();
+    const { ids, hosts } = await fourWebhooks(h);
+    await insertRows(h.knex, dueRows(ids, 20_000));
+    await h.knex.raw('analyze deliveries');
+    const store = new DeliveryStore({ knex: h.knex, cipher: new SecretCipher(h.secretsKey) });
+    const claim = claimOf(h, store, hosts);
+    expect(await claim()).toHaveLength(256);
+    let claimed: ClaimedDelivery[] = [];
+    const statements = await statementsOf(h.knex, async () => {
+      claimed = await claim();
+    });
+    expect(claimed).toHaveLength(256);
+    const scans = scansOfDeliveries(await planOf(h.knex, statements.find((statement) => statement.sql.includes('update deliveries set claim_token'))!));
+    expect(scans.length).toBeGreaterThan(0);
+    expect(scans.filter((node) => node['Node Type'] === 'Seq Scan')).toEqual([]);
+  });
+});
