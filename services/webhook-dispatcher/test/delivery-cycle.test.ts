@@ -5,6 +5,7 @@ import type { HostBreakers } from '../src/features/breaker/host-breakers.js';
 import type { AttemptResult } from '../src/features/delivery/attempt-exchange.js';
 import { CLAIM_AHEAD_FACTOR, DeliveryDispatcher } from '../src/features/delivery/delivery-dispatcher.js';
 import type { ClaimedDelivery, ClaimRequest, DeliveryStore } from '../src/features/delivery/delivery-store.js';
+import { dueDeliveries } from '../src/features/delivery/delivery-metrics.js';
 import { SLOW_AFTER_MS } from '../src/features/delivery/host-queues.js';
 import type { HttpSender } from '../src/features/delivery/http-sender.js';
 import { RECORD_DELAY_MS } from '../src/features/delivery/outcome-recorder.js';
@@ -216,5 +217,24 @@ describe('the delivery cycle', () => {
 
     await finish(cycle, answer);
     await Promise.all([cycle.done, asking]);
+  });
+
+  it('starts its first attempts while the due deliveries are still being counted, and sets the gauge once they are', async () => {
+    const { store, asked } = storeInMemory({ 'live.example': 6 });
+    let count: (due: number) => void = () => undefined;
+    const counting = vi.spyOn(store, 'countDue').mockReturnValue(new Promise<number>((resolve) => (count = resolve)));
+    const { sender, sent, answer } = senderInMemory(['live.example']);
+    dueDeliveries.set(-1);
+    const cycle = run(dispatcherOn(store, sender));
+    await settle();
+    expect(counting).toHaveBeenCalledTimes(1);
+    expect(asked.length).toBeGreaterThan(0);
+    expect(sent['live.example']).toBe(6);
+    expect((await dueDeliveries.get()).values[0]?.value).toBe(-1);
+
+    count(6);
+    await finish(cycle, answer);
+    await cycle.done;
+    expect((await dueDeliveries.get()).values[0]?.value).toBe(6);
   });
 });

@@ -184,7 +184,11 @@ export class DeliveryDispatcher {
   private async cycle(): Promise<void> {
     // A new cycle claims at once: what was asked of the one before is done.
     this.claimAsked = false;
-    dueDeliveries.set(await this.store.countDue(this.settings.now()));
+    // Counted while the first claim runs: the gauge is for dashboards, and the first attempts need not wait for it.
+    const counted = this.store.countDue(this.settings.now()).then(
+      (due) => dueDeliveries.set(due),
+      (error: unknown) => this.logger.warn({ err: error }, 'could not count the due deliveries'),
+    );
     const maxHeld = this.settings.concurrency * CLAIM_AHEAD_FACTOR;
     const intervalMs = this.settings.intervalSeconds * 1000;
     this.pacing.allowNow();
@@ -233,6 +237,7 @@ export class DeliveryDispatcher {
         await this.inFlight.nextChange(this.inFlight.size > 0 ? Math.min(waitMs, SLOW_AFTER_MS) : waitMs);
       }
     } finally {
+      await counted;
       await this.inFlight.settled();
       this.recorder.release(this.queues.takeWaiting());
       await this.recorder.flushed();
