@@ -5,6 +5,7 @@ import { AddressPolicy } from '../src/features/addresses/address-policy.js';
 import { HostBreakers } from '../src/features/breaker/host-breakers.js';
 import { AddressGuard } from '../src/features/delivery/address-guard.js';
 import { DeliveryDispatcher } from '../src/features/delivery/delivery-dispatcher.js';
+import { deliveriesTotal } from '../src/features/delivery/delivery-metrics.js';
 import { DeliveryStore, type AttemptRecord, type HeldLease } from '../src/features/delivery/delivery-store.js';
 import { HttpSender } from '../src/features/delivery/http-sender.js';
 import { SecretCipher } from '../src/features/secrets/secret-cipher.js';
@@ -36,7 +37,7 @@ async function webhook(h: Harness, url: string, owner = randomUUID()): Promise<s
 type Rows = { id: string; status: string; attempts: number; claim_token: string | null }[];
 
 /** A dispatcher of its own on the harness's database, whose outcome writes the test can hold back. */
-function dispatcherWith(h: Harness, recordAttempts: (store: DeliveryStore, batch: { lease: HeldLease; record: AttemptRecord }[]) => Promise<Set<string>>) {
+function dispatcherWith(h: Harness, recordAttempts: (store: DeliveryStore, batch: { lease: HeldLease; record: AttemptRecord }[]) => Promise<string[]>) {
   const store = new DeliveryStore({ knex: h.knex, cipher: new SecretCipher(h.secretsKey) });
   const original = store.recordAttempts.bind(store);
   store.recordAttempts = (batch) => recordAttempts({ recordAttempts: original } as DeliveryStore, batch);
@@ -84,7 +85,7 @@ describe('outcomes written in batches', () => {
     await webhook(h, target.url);
     await h.publish({}, {}, {});
     // The dispatcher sends, then dies before its batch reaches the database.
-    const crashed = dispatcherWith(h, () => new Promise<Set<string>>(() => undefined));
+    const crashed = dispatcherWith(h, () => new Promise<string[]>(() => undefined));
     void crashed.dispatcher.runCycle();
     await waitFor('the three attempts', () => target.received.length === 3);
 
@@ -103,7 +104,9 @@ describe('outcomes written in batches', () => {
     expect(after.every((row) => row.status === 'delivered' && row.attempts === 1)).toBe(true);
   });
 
-  it('discards an outcome whose lease was lost before its batch was written, and says so', async () => {
+  it('discards an outcome whose lease was lost before its batch was written, says so, and does not count it', async () => {
+    const delivered = async () => (await deliveriesTotal.get()).values.find((value) => value.labels.status === 'delivered')?.value ?? 0;
+    const deliveredBefore = await delivered();
     const h = await harness();
     const target = await receiver();
     await webhook(h, target.url);
@@ -126,6 +129,8 @@ describe('outcomes written in batches', () => {
     const [row] = await h.knex('deliveries').select('status', 'attempts', 'claim_token');
     expect(row).toMatchObject({ status: 'delivered', attempts: 1, claim_token: null });
     expect(late.lines().some((line) => line.msg === 'delivery lease lost before recording; outcome discarded')).toBe(true);
+    // One delivery, written once: the discarded outcome is not among webhook_deliveries_total's deliveries.
+    expect((await delivered()) - deliveredBefore).toBe(1);
   });
 });
 

@@ -135,9 +135,9 @@ export class OutcomeRecorder {
 
   private async writeRecords(batch: PendingRecord[]): Promise<void> {
     if (batch.length === 0) return;
-    let held: Set<string>;
+    let lost: Set<string>;
     try {
-      held = await this.store.recordAttempts(batch);
+      lost = new Set(await this.store.recordAttempts(batch));
     } catch (error) {
       this.logger.error(
         { err: error, deliveryIds: batch.map((entry) => entry.lease.id) },
@@ -145,10 +145,16 @@ export class OutcomeRecorder {
       );
       return;
     }
+    // Counted per status once a batch, not once an outcome: each increment hashes its labels.
+    const written = { delivered: 0, retrying: 0, failed: 0 };
     for (const { lease, record } of batch) {
-      if (!held.has(lease.id)) this.logger.warn({ deliveryId: lease.id }, 'delivery lease lost before recording; outcome discarded');
-      deliveriesTotal.inc({ status: record.status === 'pending' ? 'retrying' : record.status });
+      if (lost.has(lease.id)) {
+        this.logger.warn({ deliveryId: lease.id }, 'delivery lease lost before recording; outcome discarded');
+        continue;
+      }
+      written[record.status === 'pending' ? 'retrying' : record.status] += 1;
     }
+    for (const [status, count] of Object.entries(written)) if (count > 0) deliveriesTotal.inc({ status }, count);
   }
 
   private async writeReleases(batch: HeldLease[]): Promise<void> {
