@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { DeliveryStore } from '../src/features/delivery/delivery-store.js';
 import { SecretCipher } from '../src/features/secrets/secret-cipher.js';
+import { singleConnectionStore } from './support/single-connection-store.js';
 import { testResources } from './support/test-resources.js';
 
 const resources = testResources();
@@ -11,28 +12,47 @@ const { harness, receiver } = resources;
 
 describe('the claim statement', () => {
   // The planner overestimates the claim's candidates, and compiling it took several times its own work.
-  it('turns JIT compilation off inside the claim\'s transaction (set_config local to it), before the claim', async () => {
+  it('turns JIT compilation off inside the claim\'s transaction (set_config local to it), sent with BEGIN, before the claim', async () => {
     const h = await harness();
     const target = await receiver();
     expect((await h.call(randomUUID(), 'POST', '/webhooks', { url: target.url })).status).toBe(201);
     await h.publish({}, {});
-    const store = new DeliveryStore({ knex: h.knex, cipher: new SecretCipher(h.secretsKey) });
-    const statements: { sql: string; transaction: boolean }[] = [];
-    const listen = (query: { sql: string; __knexTxId?: string }) => statements.push({ sql: query.sql, transaction: query.__knexTxId !== undefined });
-    h.knex.on('query', listen);
+    const single = await singleConnectionStore(h);
     try {
       const now = h.clock.now();
-      const claimed = await store.claimDue({ now, leaseUntil: new Date(now.getTime() + 120_000), claimToken: randomUUID(), limit: 10, hostLimit: 4 });
+      const claimed = await single.store.claimDue({ now, leaseUntil: new Date(now.getTime() + 120_000), claimToken: randomUUID(), limit: 10, hostLimit: 4 });
       expect(claimed).toHaveLength(2);
+      // Three round trips: BEGIN with the lock and the setting, the claim, COMMIT.
+      expect(single.sent.map((statement) => statement.sql.trim().split(/\s+/).slice(0, 2).join(' '))).toEqual(['begin; select', 'with host_names', 'commit']);
+      expect(single.sent[0]!.sql).toContain("set_config('jit', 'off', true)");
+      expect(single.sent[0]!.sql).toContain('pg_advisory_xact_lock');
+      // Local to the transaction: the pooled connection is back to the server's setting.
+      const { rows } = await single.knex.raw<{ rows: { jit: string }[] }>('select current_setting(\'jit\') as jit');
+      expect(rows[0]!.jit).toBe((await h.knex.raw<{ rows: { jit: string }[] }>('select current_setting(\'jit\') as jit')).rows[0]!.jit);
     } finally {
-      h.knex.removeListener('query', listen);
+      await single.close();
     }
-    const jitOff = statements.findIndex((statement) => statement.sql.includes("set_config('jit', 'off', true)"));
-    const claim = statements.findIndex((statement) => statement.sql.includes('update deliveries set claim_token'));
-    expect(jitOff).toBeGreaterThanOrEqual(0);
-    expect(statements.filter((statement) => statement.sql.includes("set_config('jit'"))).toHaveLength(1);
-    expect(jitOff).toBeLessThan(claim);
-    expect(statements[jitOff]!.transaction && statements[claim]!.transaction).toBe(true);
+  });
+
+  it('rolls a failed claim back, so its connection and the claim lock serve the next claim', async () => {
+    const h = await harness();
+    const target = await receiver();
+    expect((await h.call(randomUUID(), 'POST', '/webhooks', { url: target.url })).status).toBe(201);
+    await h.publish({}, {});
+    const single = await singleConnectionStore(h);
+    try {
+      const now = h.clock.now();
+      const request = { now, leaseUntil: new Date(now.getTime() + 120_000), claimToken: randomUUID(), limit: 10, hostLimit: 4 };
+      // PostgreSQL refuses a negative LIMIT once the lock is taken, inside the transaction.
+      await expect(single.store.claimDue({ ...request, limit: -1 })).rejects.toThrow(/LIMIT must not be negative/);
+      expect(single.sent.at(-1)!.sql).toBe('rollback');
+      // The same (only) connection claims next, and a claim on another connection gets the lock.
+      expect(await single.store.claimDue({ ...request, claimToken: randomUUID() })).toHaveLength(2);
+      const other = new DeliveryStore({ knex: h.knex, cipher: new SecretCipher(h.secretsKey) });
+      expect(await other.claimDue({ ...request, claimToken: randomUUID() })).toEqual([]);
+    } finally {
+      await single.close();
+    }
   });
 
   // The batch is shared among webhooks: counting those with nothing to claim cut a subscriber's backlog

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Knex } from '@timetable/db';
-import { DeliveryStore, type ClaimedDelivery } from '../src/features/delivery/delivery-store.js';
-import { SecretCipher } from '../src/features/secrets/secret-cipher.js';
+import type { ClaimedDelivery, DeliveryStore } from '../src/features/delivery/delivery-store.js';
+import { singleConnectionStore, type SentStatement } from './support/single-connection-store.js';
 import { testResources } from './support/test-resources.js';
 import type { Harness } from './support/webhook-harness.js';
 
@@ -22,26 +22,13 @@ function nodesOf(plan: PlanNode): PlanNode[] {
   return [plan, ...(plan.Plans ?? []).flatMap(nodesOf)];
 }
 
-/** The statements a call of the store runs, with their bindings, as knex reports them (`$1`, `$2`, ... in order). */
-async function statementsOf(knex: Knex, work: () => Promise<unknown>): Promise<{ sql: string; bindings: readonly unknown[] }[]> {
-  const seen: { sql: string; bindings: readonly unknown[] }[] = [];
-  const listen = (query: { sql: string; bindings?: readonly unknown[] }) => seen.push({ sql: query.sql, bindings: query.bindings ?? [] });
-  knex.on('query', listen);
-  try {
-    await work();
-  } finally {
-    knex.removeListener('query', listen);
-  }
-  return seen;
-}
-
 /** The plan PostgreSQL chooses for a statement (not run: EXPLAIN without ANALYZE), as its nodes. */
-async function planOf(knex: Knex, statement: { sql: string; bindings: readonly unknown[] }): Promise<PlanNode[]> {
+async function planOf(knex: Knex, statement: SentStatement): Promise<PlanNode[]> {
   return knex.transaction(async (trx) => {
     await trx.raw("set local jit = off");
     // Back to knex's placeholders: it numbers them itself, in order, and none of these statements has a `?` of its own.
     const sql = `explain (format json) ${statement.sql.replace(/\$\d+/g, '?')}`;
-    const result = await trx.raw<{ rows: { 'QUERY PLAN': { Plan: PlanNode }[] }[] }>(sql, statement.bindings as Knex.RawBinding[]);
+    const result = await trx.raw<{ rows: { 'QUERY PLAN': { Plan: PlanNode }[] }[] }>(sql, statement.values as Knex.RawBinding[]);
     return nodesOf(result.rows[0]!['QUERY PLAN'][0]!.Plan);
   });
 }
@@ -96,16 +83,18 @@ describe('the plans of the dispatcher\'s statements', () => {
     const { ids, hosts } = await fourWebhooks(h);
     await insertRows(h.knex, dueRows(ids, 20_000));
     await h.knex.raw('analyze deliveries');
-    const store = new DeliveryStore({ knex: h.knex, cipher: new SecretCipher(h.secretsKey) });
-    const claim = claimOf(h, store, hosts);
-    expect(await claim()).toHaveLength(256);
-    let claimed: ClaimedDelivery[] = [];
-    const statements = await statementsOf(h.knex, async () => {
-      claimed = await claim();
-    });
-    expect(claimed).toHaveLength(256);
-    const scans = scansOfDeliveries(await planOf(h.knex, statements.find((statement) => statement.sql.includes('update deliveries set claim_token'))!));
-    expect(scans.length).toBeGreaterThan(0);
-    expect(scans.filter((node) => node['Node Type'] === 'Seq Scan')).toEqual([]);
+    const single = await singleConnectionStore(h);
+    try {
+      const claim = claimOf(h, single.store, hosts);
+      expect(await claim()).toHaveLength(256);
+      const sentBefore = single.sent.length;
+      expect(await claim()).toHaveLength(256);
+      const statement = single.sent.slice(sentBefore).find((sent) => sent.sql.includes('update deliveries set claim_token'))!;
+      const scans = scansOfDeliveries(await planOf(h.knex, statement));
+      expect(scans.length).toBeGreaterThan(0);
+      expect(scans.filter((node) => node['Node Type'] === 'Seq Scan')).toEqual([]);
+    } finally {
+      await single.close();
+    }
   });
 });

@@ -90,6 +90,11 @@ interface ClaimRow {
   new_data: string | null;
 }
 
+/** A connection of knex's pool, as the claim uses it (node-postgres's client). */
+interface ClaimConnection {
+  query(sql: string, values?: readonly unknown[]): Promise<{ rows: ClaimRow[] }>;
+}
+
 export interface DeliveryStoreDeps {
   /** On the `webhooks` schema. */
   knex: Knex;
@@ -118,14 +123,12 @@ export class DeliveryStore {
     const claimedBy = request.claimedBy ?? null;
     // Without a dispatcher id every lease counts as another's, so the cap is the host limit.
     const soleCap = claimedBy === null ? hostLimit : ahead;
-    const result = await this.knex.transaction(async (trx) => {
-      await trx.raw(CLAIM_LOCK_SQL);
-      return trx.raw<{ rows: ClaimRow[] }>(CLAIM_DUE_SQL, {
-        now, claimedBy, soleCap, hostLimit, batch: request.limit, slowHosts: JSON.stringify(request.slowHosts ?? []),
-        answeringHosts: request.answeringHosts === undefined ? null : JSON.stringify(request.answeringHosts),
-        claimToken: request.claimToken, leaseUntil: request.leaseUntil,
-      });
-    });
+    const claim = this.knex.raw(CLAIM_DUE_SQL, {
+      now, claimedBy, soleCap, hostLimit, batch: request.limit, slowHosts: JSON.stringify(request.slowHosts ?? []),
+      answeringHosts: request.answeringHosts === undefined ? null : JSON.stringify(request.answeringHosts),
+      claimToken: request.claimToken, leaseUntil: request.leaseUntil,
+    }).toSQL().toNative();
+    const result = await this.inClaimTransaction(claim.sql, claim.bindings);
     // Deliveries of one change to several webhooks share one serialisation of its content.
     const changes = changesOf(result.rows);
     return result.rows.map((row) => ({
@@ -142,6 +145,28 @@ export class DeliveryStore {
       webhookDeleted: row.webhook_deleted,
       data: row.has_change && row.change_id !== null ? changes.get(row.change_id)! : null,
     }));
+  }
+
+  /**
+   * Runs the claim in its transaction in three round trips where knex's transactions take four: BEGIN goes
+   * with the lock, as one simple query of two statements. A claim is made every few hundred deliveries, and
+   * each round trip waits for an event loop busy with attempts; knex's transaction machinery cost the event
+   * loop about 3 % of a dispatch besides. On a failure the transaction is rolled back where the connection
+   * still answers; one that does not is dropped by the pool (knex marks it disposed).
+   */
+  private async inClaimTransaction(sql: string, bindings: readonly unknown[]): Promise<{ rows: ClaimRow[] }> {
+    const connection = (await this.knex.client.acquireConnection()) as ClaimConnection;
+    try {
+      await connection.query(`begin; ${CLAIM_LOCK_SQL}`);
+      const result = await connection.query(sql, bindings);
+      await connection.query('commit');
+      return result;
+    } catch (error) {
+      await connection.query('rollback').catch(() => undefined);
+      throw error;
+    } finally {
+      await this.knex.client.releaseConnection(connection);
+    }
   }
 
   /**
