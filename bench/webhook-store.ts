@@ -1,7 +1,7 @@
 /**
  * `npm run bench:webhook-store`: the database side of webhook dispatch alone. A backlog of due deliveries
  * to 8 webhooks is claimed and recorded by the dispatcher's own store (the claim statement, the batched
- * record statement), one statement at a time and without any HTTP, until nothing is due: up to 512 leases
+ * record statement), one statement at a time and without any HTTP, until nothing is due: up to 768 leases
  * held, and a claim whenever half of them have ended, as the dispatcher claims. It reports the
  * PostgreSQL CPU per delivery (its backends, read from /proc), the time per delivery in claims and in
  * records, and how many row updates of `deliveries` were HOT. bench:webhooks runs the whole dispatcher,
@@ -18,8 +18,8 @@ import { procCpuSeconds } from './support/proc-cpu.js';
 
 const PER_WEBHOOK = Number(process.env.BENCH_DELIVERIES ?? 2_000);
 const WEBHOOKS = 8;
-/** The dispatcher's defaults: 16 × its concurrency of 32 per claim, 32 × the host limit of 4 ahead per host. */
-const CLAIM_LIMIT = 512;
+/** The dispatcher's defaults: 24 × its concurrency of 32 held, 32 × the host limit of 4 ahead per host. */
+const CLAIM_LIMIT = 768;
 const HOST_LIMIT = 4;
 const HOST_AHEAD = 128;
 /** Outcomes per record statement: what a batch holds at about 3,000 deliveries/s (20 ms of outcomes). */
