@@ -55,6 +55,35 @@ describe('the claim statement', () => {
     }
   });
 
+  it('drops a connection that broke during a claim, and claims next on a new one', async () => {
+    const h = await harness();
+    const target = await receiver();
+    expect((await h.call(randomUUID(), 'POST', '/webhooks', { url: target.url })).status).toBe(201);
+    await h.publish({}, {});
+    const single = await singleConnectionStore(h);
+    // Another session holds the claim lock, so the claim waits in `begin; <lock>` until its backend is ended.
+    const blocker = await h.knex.transaction();
+    try {
+      await blocker.raw("select pg_advisory_xact_lock(hashtext('timetable.webhooks.claim'))");
+      const now = h.clock.now();
+      const request = { now, leaseUntil: new Date(now.getTime() + 120_000), claimToken: randomUUID(), limit: 10, hostLimit: 4 };
+      const claiming = single.store.claimDue(request);
+      const waiting = async () =>
+        (await h.knex.raw<{ rows: { pid: number }[] }>("select pid from pg_stat_activity where wait_event_type = 'Lock' and query like 'begin;%'")).rows;
+      for (let tries = 0; tries < 100 && (await waiting()).length === 0; tries += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+      const [backend] = await waiting();
+      expect(backend).toBeDefined();
+      await h.knex.raw('select pg_terminate_backend(?)', [backend!.pid]);
+      await expect(claiming).rejects.toThrow();
+      await blocker.rollback();
+      // The pool replaced the broken connection: the next claim gets the lock and its deliveries.
+      expect(await single.store.claimDue({ ...request, claimToken: randomUUID() })).toHaveLength(2);
+    } finally {
+      if (!blocker.isCompleted()) await blocker.rollback();
+      await single.close();
+    }
+  });
+
   // The batch is shared among webhooks: counting those with nothing to claim cut a subscriber's backlog
   // into a host limit's worth per claim once a deployment had a few dozen webhooks.
   it('shares the batch only among webhooks with a delivery due, not idle or deleted ones', async () => {

@@ -238,4 +238,19 @@ describe('the delivery cycle', () => {
     await cycle.done;
     expect((await dueDeliveries.get()).values[0]?.value).toBe(6);
   });
+
+  it('delivers though the count of due deliveries fails, says so, and leaves the gauge as it was', async () => {
+    const { store, written } = storeInMemory({ 'live.example': 3 });
+    vi.spyOn(store, 'countDue').mockRejectedValue(new Error('database unavailable'));
+    const { sender, sent, answer } = senderInMemory(['live.example']);
+    const { logger, lines } = captureLogger('info');
+    dueDeliveries.set(-1);
+    const cycle = run(new DeliveryDispatcher({ store, sender, breakers, logger, settings: { ...SETTINGS, now: () => new Date() } }));
+    await finish(cycle, answer);
+    await cycle.done;
+    expect(sent['live.example']).toBe(3);
+    expect(written()).toBe(3);
+    expect(lines().filter((line) => line.msg === 'could not count the due deliveries')).toHaveLength(1);
+    expect((await dueDeliveries.get()).values[0]?.value).toBe(-1);
+  });
 });

@@ -154,6 +154,22 @@ describe('responses', () => {
     expect((await deliveryOf(hook)).responseBody).toBe('é'.repeat(1000));
   });
 
+  // PostgreSQL refuses both in text: stored as they were, they failed the whole batch of outcomes, and every
+  // delivery in it was sent again, for ever.
+  it('stores an answer with a NUL character, or cut inside a surrogate pair, without failing its batch', async () => {
+    const nul = await receiver(() => ({ status: 500, body: 'a\u0000b' }));
+    const cutEmoji = await receiver(() => ({ status: 200, body: `${'a'.repeat(999)}😀 and more` }));
+    const plain = await receiver(() => ({ status: 200, body: 'ok' }));
+    const hooks = [await webhook(nul.url), await webhook(cutEmoji.url), await webhook(plain.url)];
+    await h.publish({});
+    await cycle();
+    const [first, second, third] = await Promise.all(hooks.map((hook) => deliveryOf(hook)));
+    expect(first).toMatchObject({ status: 'pending', attempts: 1, responseCode: 500, responseBody: 'ab' });
+    expect(second).toMatchObject({ status: 'delivered', attempts: 1, responseBody: `${'a'.repeat(999)}\uFFFD` });
+    expect(third).toMatchObject({ status: 'delivered', attempts: 1, responseBody: 'ok' });
+    expect(h.lines().filter((line) => line.msg === 'delivery attempts not recorded; retried when their leases expire')).toEqual([]);
+  });
+
   it('does not follow redirects', async () => {
     const elsewhere = await receiver();
     const target = await receiver(() => ({ status: 302, headers: { location: elsewhere.url } }));

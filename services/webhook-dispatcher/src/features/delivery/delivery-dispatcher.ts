@@ -239,10 +239,11 @@ export class DeliveryDispatcher {
         await this.inFlight.nextChange(this.inFlight.size > 0 ? Math.min(waitMs, SLOW_AFTER_MS) : waitMs);
       }
     } finally {
-      await counted;
       await this.inFlight.settled();
       this.recorder.release(this.queues.takeWaiting());
       await this.recorder.flushed();
+      // Last: a slow count must not hold up the releases and outcomes above.
+      await counted;
     }
   }
 
