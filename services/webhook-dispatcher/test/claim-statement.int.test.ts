@@ -2,71 +2,65 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { DeliveryStore } from '../src/features/delivery/delivery-store.js';
 import { SecretCipher } from '../src/features/secrets/secret-cipher.js';
-import { singleConnectionStore } from './support/single-connection-store.js';
+import { singleConnectionStore, type SingleConnectionStore } from './support/single-connection-store.js';
 import { testResources } from './support/test-resources.js';
 
 const resources = testResources();
-afterEach(() => resources.closeAll());
-afterAll(() => resources.closeAll());
+/** Stores of their own pool, closed before the harness's database goes. */
+const singles: SingleConnectionStore[] = [];
+const closeAll = async () => {
+  for (const single of singles.splice(0)) await single.close();
+  await resources.closeAll();
+};
+afterEach(closeAll);
+afterAll(closeAll);
 const { harness, receiver } = resources;
+
+/** A webhook with two deliveries due, a store on a pool of one recorded connection, and a claim request for both. */
+async function twoDueOnOneConnection() {
+  const h = await harness();
+  const target = await receiver();
+  expect((await h.call(randomUUID(), 'POST', '/webhooks', { url: target.url })).status).toBe(201);
+  await h.publish({}, {});
+  const single = await singleConnectionStore(h);
+  singles.push(single);
+  const now = h.clock.now();
+  const request = { now, leaseUntil: new Date(now.getTime() + 120_000), claimToken: randomUUID(), limit: 10, hostLimit: 4 };
+  return { h, single, request };
+}
 
 describe('the claim statement', () => {
   // The planner overestimates the claim's candidates, and compiling it took several times its own work.
   it('turns JIT compilation off inside the claim\'s transaction (set_config local to it), sent with BEGIN, before the claim', async () => {
-    const h = await harness();
-    const target = await receiver();
-    expect((await h.call(randomUUID(), 'POST', '/webhooks', { url: target.url })).status).toBe(201);
-    await h.publish({}, {});
-    const single = await singleConnectionStore(h);
-    try {
-      const now = h.clock.now();
-      const claimed = await single.store.claimDue({ now, leaseUntil: new Date(now.getTime() + 120_000), claimToken: randomUUID(), limit: 10, hostLimit: 4 });
-      expect(claimed).toHaveLength(2);
-      // Three round trips: BEGIN with the lock and the setting, the claim, COMMIT.
-      expect(single.sent.map((statement) => statement.sql.trim().split(/\s+/).slice(0, 2).join(' '))).toEqual(['begin; select', 'with host_names', 'commit']);
-      expect(single.sent[0]!.sql).toContain("set_config('jit', 'off', true)");
-      expect(single.sent[0]!.sql).toContain('pg_advisory_xact_lock');
-      // Local to the transaction: the pooled connection is back to the server's setting.
-      const { rows } = await single.knex.raw<{ rows: { jit: string }[] }>('select current_setting(\'jit\') as jit');
-      expect(rows[0]!.jit).toBe((await h.knex.raw<{ rows: { jit: string }[] }>('select current_setting(\'jit\') as jit')).rows[0]!.jit);
-    } finally {
-      await single.close();
-    }
+    const { h, single, request } = await twoDueOnOneConnection();
+    const claimed = await single.store.claimDue(request);
+    expect(claimed).toHaveLength(2);
+    // Three round trips: BEGIN with the lock and the setting, the claim, COMMIT.
+    expect(single.sent.map((statement) => statement.sql.trim().split(/\s+/).slice(0, 2).join(' '))).toEqual(['begin; select', 'with host_names', 'commit']);
+    expect(single.sent[0]!.sql).toContain("set_config('jit', 'off', true)");
+    expect(single.sent[0]!.sql).toContain('pg_advisory_xact_lock');
+    // Local to the transaction: the pooled connection is back to the server's setting.
+    const { rows } = await single.knex.raw<{ rows: { jit: string }[] }>('select current_setting(\'jit\') as jit');
+    expect(rows[0]!.jit).toBe((await h.knex.raw<{ rows: { jit: string }[] }>('select current_setting(\'jit\') as jit')).rows[0]!.jit);
   });
 
   it('rolls a failed claim back, so its connection and the claim lock serve the next claim', async () => {
-    const h = await harness();
-    const target = await receiver();
-    expect((await h.call(randomUUID(), 'POST', '/webhooks', { url: target.url })).status).toBe(201);
-    await h.publish({}, {});
-    const single = await singleConnectionStore(h);
-    try {
-      const now = h.clock.now();
-      const request = { now, leaseUntil: new Date(now.getTime() + 120_000), claimToken: randomUUID(), limit: 10, hostLimit: 4 };
-      // PostgreSQL refuses a negative LIMIT once the lock is taken, inside the transaction.
-      await expect(single.store.claimDue({ ...request, limit: -1 })).rejects.toThrow(/LIMIT must not be negative/);
-      expect(single.sent.at(-1)!.sql).toBe('rollback');
-      // The same (only) connection claims next, and a claim on another connection gets the lock.
-      expect(await single.store.claimDue({ ...request, claimToken: randomUUID() })).toHaveLength(2);
-      const other = new DeliveryStore({ knex: h.knex, cipher: new SecretCipher(h.secretsKey) });
-      expect(await other.claimDue({ ...request, claimToken: randomUUID() })).toEqual([]);
-    } finally {
-      await single.close();
-    }
+    const { h, single, request } = await twoDueOnOneConnection();
+    // PostgreSQL refuses a negative LIMIT once the lock is taken, inside the transaction.
+    await expect(single.store.claimDue({ ...request, limit: -1 })).rejects.toThrow(/LIMIT must not be negative/);
+    expect(single.sent.at(-1)!.sql).toBe('rollback');
+    // The same (only) connection claims next, and a claim on another connection gets the lock.
+    expect(await single.store.claimDue({ ...request, claimToken: randomUUID() })).toHaveLength(2);
+    const other = new DeliveryStore({ knex: h.knex, cipher: new SecretCipher(h.secretsKey) });
+    expect(await other.claimDue({ ...request, claimToken: randomUUID() })).toEqual([]);
   });
 
   it('drops a connection that broke during a claim, and claims next on a new one', async () => {
-    const h = await harness();
-    const target = await receiver();
-    expect((await h.call(randomUUID(), 'POST', '/webhooks', { url: target.url })).status).toBe(201);
-    await h.publish({}, {});
-    const single = await singleConnectionStore(h);
+    const { h, single, request } = await twoDueOnOneConnection();
     // Another session holds the claim lock, so the claim waits in `begin; <lock>` until its backend is ended.
     const blocker = await h.knex.transaction();
     try {
       await blocker.raw("select pg_advisory_xact_lock(hashtext('timetable.webhooks.claim'))");
-      const now = h.clock.now();
-      const request = { now, leaseUntil: new Date(now.getTime() + 120_000), claimToken: randomUUID(), limit: 10, hostLimit: 4 };
       const claiming = single.store.claimDue(request);
       const waiting = async () =>
         (await h.knex.raw<{ rows: { pid: number }[] }>("select pid from pg_stat_activity where wait_event_type = 'Lock' and query like 'begin;%'")).rows;
@@ -80,7 +74,6 @@ describe('the claim statement', () => {
       expect(await single.store.claimDue({ ...request, claimToken: randomUUID() })).toHaveLength(2);
     } finally {
       if (!blocker.isCompleted()) await blocker.rollback();
-      await single.close();
     }
   });
 

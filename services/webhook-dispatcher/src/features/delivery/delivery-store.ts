@@ -1,4 +1,4 @@
-import type { Knex } from '@timetable/db';
+import { withPooledConnection, type Knex } from '@timetable/db';
 import type { SecretCipher } from '../secrets/secret-cipher.js';
 import { CLAIM_DUE_SQL, CLAIM_LOCK_SQL, END_LEASES_CTES } from './claim-due-sql.js';
 import { changeDataJson } from './delivery-body.js';
@@ -90,11 +90,6 @@ interface ClaimRow {
   new_data: string | null;
 }
 
-/** A connection of knex's pool, as the claim uses it (node-postgres's client). */
-interface ClaimConnection {
-  query(sql: string, values?: readonly unknown[]): Promise<{ rows: ClaimRow[] }>;
-}
-
 export interface DeliveryStoreDeps {
   /** On the `webhooks` schema. */
   knex: Knex;
@@ -152,21 +147,20 @@ export class DeliveryStore {
    * with the lock, as one simple query of two statements. A claim is made every few hundred deliveries, and
    * each round trip waits for an event loop busy with attempts; knex's transaction machinery cost the event
    * loop about 3 % of a dispatch besides. On a failure the transaction is rolled back where the connection
-   * still answers; one that does not is dropped by the pool (knex marks it disposed).
+   * still answers; one that does not is dropped by the pool (withPooledConnection).
    */
-  private async inClaimTransaction(sql: string, bindings: readonly unknown[]): Promise<{ rows: ClaimRow[] }> {
-    const connection = (await this.knex.client.acquireConnection()) as ClaimConnection;
-    try {
-      await connection.query(`begin; ${CLAIM_LOCK_SQL}`);
-      const result = await connection.query(sql, bindings);
-      await connection.query('commit');
-      return result;
-    } catch (error) {
-      await connection.query('rollback').catch(() => undefined);
-      throw error;
-    } finally {
-      await this.knex.client.releaseConnection(connection);
-    }
+  private inClaimTransaction(sql: string, bindings: readonly unknown[]): Promise<{ rows: ClaimRow[] }> {
+    return withPooledConnection(this.knex, async (connection) => {
+      try {
+        await connection.query(`begin; ${CLAIM_LOCK_SQL}`);
+        const result = await connection.query<ClaimRow>(sql, bindings);
+        await connection.query('commit');
+        return result;
+      } catch (error) {
+        await connection.query('rollback').catch(() => undefined);
+        throw error;
+      }
+    });
   }
 
   /**
