@@ -1,6 +1,7 @@
 /**
  * One autocannon run in a child process: the load generator gets its own core instead of competing with the
- * server for the event loop it measures.
+ * server for the event loop it measures. The child counts response bodies without decoding them
+ * (autocannon-without-bodies.mjs), so what a body says does not change what the client costs.
  */
 import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -8,6 +9,7 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 const autocannonCli = createRequire(import.meta.url).resolve('autocannon');
+const withoutBodies = new URL('./autocannon-without-bodies.mjs', import.meta.url).href;
 
 export interface LoadResult {
   requestsPerSecond: number;
@@ -34,7 +36,7 @@ interface AutocannonJson {
 }
 
 export async function loadTest(options: LoadOptions): Promise<LoadResult> {
-  const args = [autocannonCli, '-j', '-n', '-c', String(options.connections), '-d', String(options.durationSeconds), options.url];
+  const args = ['--import', withoutBodies, autocannonCli, '-j', '-n', '-c', String(options.connections), '-d', String(options.durationSeconds), options.url];
   const { stdout } = await run(process.execPath, args, { maxBuffer: 16 * 1024 * 1024 });
   const result = JSON.parse(stdout) as AutocannonJson;
   return {
