@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { setImmediate as afterThisTurnsReads } from 'node:timers/promises';
 import proxyaddr from 'proxy-addr';
 import { etagMatches, requestUrlKey, type ResponseStore, type StoredResponse } from '@timetable/cache';
 import { API_PREFIX, observeRequest, requestIdOf } from '@timetable/http';
@@ -79,6 +80,11 @@ export function cachedReads(deps: CachedReadDeps): CachedReadHandler {
       deps.limit.handOver(req, decision);
       return false;
     }
+    // Written in the loop's check phase, once the poll phase has read every request that arrived with this
+    // one: under load a turn then reads a batch and writes a batch, instead of answering each request while
+    // its neighbours wait to be read. The same work costs a quarter less CPU a request that way
+    // (docs/performance.md, "Answering after the turn's reads").
+    await afterThisTurnsReads();
     try {
       answer(req, res, url, entry, decision, started);
     } catch (error) {

@@ -1,0 +1,71 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { setImmediate as nextCheckPhase } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { MemoryCache, MemoryRateLimiter, ResponseStore, parseRateTiers, requestUrlKey } from '@timetable/cache';
+import { createLogger } from '@timetable/observability';
+import { cachedReads } from '../src/features/cached-reads/cached-reads.js';
+import { PublicReadLimit } from '../src/features/rate-limit/public-read-limit.js';
+
+/**
+ * The cached-read path writes its answers in the event loop's check phase, after the poll phase has read
+ * every request that arrived together: a turn reads a batch, then writes a batch (docs/performance.md,
+ * "Answering after the turn's reads"). Requests that arrive in one turn are simulated by calling the handler
+ * for each of them synchronously, as the poll phase does.
+ */
+
+const logger = createLogger({ name: 'cached-reads-batching', level: 'silent' });
+
+async function handlerWithStoredPrograms() {
+  const responses = new ResponseStore(new MemoryCache());
+  const stored = { etag: '"e1"', contentType: 'text/plain', cacheControl: 'no-cache', route: '/v1/timetable/programs', body: Buffer.from('stored') };
+  await responses.set(await responses.version(), requestUrlKey('/v1/timetable/programs'), stored, 60);
+  const limit = new PublicReadLimit({ rateLimiter: new MemoryRateLimiter(), rateTiers: parseRateTiers('100/1s'), logger });
+  return cachedReads({ responses, limit, trustProxy: () => false, legacyHosts: [], logger });
+}
+
+function fakeExchange() {
+  const req = { method: 'GET', url: '/v1/timetable/programs', headers: {}, socket: { remoteAddress: '127.0.0.1' } } as unknown as IncomingMessage;
+  const written: { status?: number; body?: Buffer } = {};
+  const fake = {
+    writableEnded: false,
+    headersSent: false,
+    writeHead(status: number) {
+      written.status = status;
+      fake.headersSent = true;
+      return fake;
+    },
+    end(body?: Buffer) {
+      written.body = body;
+      fake.writableEnded = true;
+      return fake;
+    },
+  };
+  const res = fake as unknown as ServerResponse;
+  return { req, res, written };
+}
+
+/** Runs every pending microtask (and its follow-ups) without letting the loop reach its check phase. */
+async function drainMicrotasks(): Promise<void> {
+  for (let round = 0; round < 50; round += 1) await Promise.resolve();
+}
+
+describe('the cached-read path', () => {
+  it('answers the requests one turn read together only after reading them all, in the check phase', async () => {
+    const handle = await handlerWithStoredPrograms();
+    const exchanges = [fakeExchange(), fakeExchange(), fakeExchange()];
+    const passedOn: number[] = [];
+    exchanges.forEach((exchange, index) => handle(exchange.req, exchange.res, () => passedOn.push(index)));
+
+    await drainMicrotasks();
+    expect(exchanges.map((exchange) => exchange.written.status)).toEqual([undefined, undefined, undefined]);
+
+    await nextCheckPhase();
+    await drainMicrotasks();
+    expect(exchanges.map((exchange) => [exchange.written.status, exchange.written.body?.toString()])).toEqual([
+      [200, 'stored'],
+      [200, 'stored'],
+      [200, 'stored'],
+    ]);
+    expect(passedOn).toEqual([]);
+  });
+});
