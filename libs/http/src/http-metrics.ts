@@ -1,26 +1,21 @@
 import type { Request, RequestHandler } from 'express';
-import { counter, histogram } from '@timetable/observability';
+import { metricsRegistry } from '@timetable/observability';
+import { RequestMetrics, type RequestLabels } from './request-metrics.js';
 
-const requestDuration = histogram({
-  name: 'http_request_duration_seconds',
-  help: 'HTTP request latency by service, method, route pattern and status',
-  labelNames: ['service', 'method', 'route', 'status'],
+const requestMetrics = RequestMetrics.in(metricsRegistry, {
+  durationName: 'http_request_duration_seconds',
+  durationHelp: 'HTTP request latency by service, method, route pattern and status',
   buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-});
-
-const requestsTotal = counter({
-  name: 'http_requests_total',
-  help: 'HTTP requests by service, method, route pattern and status',
-  labelNames: ['service', 'method', 'route', 'status'],
+  totalName: 'http_requests_total',
+  totalHelp: 'HTTP requests by service, method, route pattern and status',
 });
 
 /**
  * One answered request, for handlers that answer outside Express (the gateway's cached reads): the same
  * series as the middleware below, so dashboards see one set of numbers whichever path answered.
  */
-export function observeRequest(labels: { service: string; method: string; route: string; status: string }, seconds: number): void {
-  requestDuration.observe(labels, seconds);
-  requestsTotal.inc(labels);
+export function observeRequest(labels: RequestLabels, seconds: number): void {
+  requestMetrics.observe(labels, seconds);
 }
 
 /** The Express route pattern that matched, under its mount point (`/v1/timetable/week/:week`); undefined when none did. */
@@ -32,12 +27,10 @@ export function routePatternOf(req: Request): string | undefined {
 /** Labels by route pattern, not raw path, so ids do not explode the label set. */
 export function httpMetrics(service: string): RequestHandler {
   return (req, res, next) => {
-    const stop = requestDuration.startTimer();
+    const started = performance.now();
     res.on('finish', () => {
       const route = routePatternOf(req) ?? 'unmatched';
-      const labels = { service, method: req.method, route, status: String(res.statusCode) };
-      stop(labels);
-      requestsTotal.inc(labels);
+      requestMetrics.observe({ service, method: req.method, route, status: String(res.statusCode) }, (performance.now() - started) / 1000);
     });
     next();
   };
