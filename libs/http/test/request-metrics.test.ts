@@ -1,5 +1,5 @@
 import { Counter, Histogram, Registry } from 'prom-client';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { RequestMetrics, type RequestLabels } from '../src/request-metrics.js';
 
 /** The request series are tallied by hand for speed; a scrape must read exactly what prom-client would print. */
@@ -53,6 +53,24 @@ describe('the request metrics', () => {
     expect(await actual.getMetricsAsJSON()).toEqual(await expected.getMetricsAsJSON());
   });
 
+  it('print the same OpenMetrics text as prom-client, counter renamed and `_total` on its samples', async () => {
+    const expected = new Registry(Registry.OPENMETRICS_CONTENT_TYPE);
+    const viaPromClient = promClientPair(expected);
+    const actual = new Registry(Registry.OPENMETRICS_CONTENT_TYPE);
+    const metrics = RequestMetrics.in(actual, OPTIONS);
+    for (const [labels, seconds] of OBSERVATIONS) {
+      viaPromClient(labels, seconds);
+      metrics.observe(labels, seconds);
+    }
+
+    const text = await actual.metrics();
+    expect(text).toBe(await expected.metrics());
+    expect(text).toMatch(/^# TYPE http_requests counter$/m);
+    expect(text).toMatch(/^http_requests_total\{service="gateway",method="GET",route="\/v1\/timetable\/week\/:week",status="200"\} 5$/m);
+    // A second scrape reads the same: the rename in place must not compound.
+    expect(await actual.metrics()).toBe(text);
+  });
+
   it('are registered once per registry: evaluating the module again counts into the printed series', async () => {
     const registry = new Registry();
     const first = RequestMetrics.in(registry, OPTIONS);
@@ -60,6 +78,19 @@ describe('the request metrics', () => {
     expect(again).toBe(first);
     again.observe(week, 0.002);
     expect(await registry.metrics()).toMatch(/^http_requests_total\{service="gateway",method="GET",route="\/v1\/timetable\/week\/:week",status="200"\} 1$/m);
+  });
+
+  it('are found by a second copy of the module, and refuse names that something else registered', async () => {
+    const registry = new Registry();
+    const first = RequestMetrics.in(registry, OPTIONS);
+    vi.resetModules();
+    const copy = await import('../src/request-metrics.js');
+    expect(copy.RequestMetrics).not.toBe(RequestMetrics);
+    expect(copy.RequestMetrics.in(registry, OPTIONS)).toBe(first);
+
+    const taken = new Registry();
+    new Counter({ name: OPTIONS.totalName, help: 'someone else', registers: [taken] });
+    expect(() => RequestMetrics.in(taken, OPTIONS)).toThrow(/already registered by something other than the request metrics/);
   });
 
   it('are emptied by the registry reset and ignore a duration that is not a number', async () => {
