@@ -1,4 +1,4 @@
-import type { Registry } from 'prom-client';
+import type { Registry, RegistryContentType } from 'prom-client';
 
 /** The labels of both request series, in the order they are printed. */
 export interface RequestLabels {
@@ -67,7 +67,7 @@ export class RequestMetrics {
    * into the series the registry prints. The owner is found by a registry-wide symbol, not by class, so a
    * second copy of the class recognises the first one's instance.
    */
-  static in(registry: Registry, options: RequestMetricsOptions): RequestMetrics {
+  static in(registry: Registry<RegistryContentType>, options: RequestMetricsOptions): RequestMetrics {
     const existing = [options.durationName, options.totalName].map((name) => registry.getSingleMetric(name));
     if (existing.some(Boolean)) {
       const owner = (existing.find(Boolean) as { [OWNER]?: RequestMetrics })[OWNER];

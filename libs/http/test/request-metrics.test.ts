@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry } from 'prom-client';
+import { Counter, Histogram, Registry, type OpenMetricsContentType } from 'prom-client';
 import { describe, expect, it, vi } from 'vitest';
 import { RequestMetrics, type RequestLabels } from '../src/request-metrics.js';
 
@@ -12,7 +12,7 @@ const OPTIONS = {
   totalHelp: 'HTTP requests by service, method, route pattern and status',
 };
 
-function promClientPair(registry: Registry) {
+function promClientPair(registry: Registry | Registry<OpenMetricsContentType>) {
   const labelNames = ['service', 'method', 'route', 'status'] as const;
   const duration = new Histogram({ name: OPTIONS.durationName, help: OPTIONS.durationHelp, labelNames, buckets: OPTIONS.buckets, registers: [registry] });
   const total = new Counter({ name: OPTIONS.totalName, help: OPTIONS.totalHelp, labelNames, registers: [registry] });
@@ -20,6 +20,12 @@ function promClientPair(registry: Registry) {
     duration.observe(labels, seconds);
     total.inc(labels);
   };
+}
+
+function openMetricsRegistry() {
+  const registry = new Registry<OpenMetricsContentType>();
+  registry.setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
+  return registry;
 }
 
 const week: RequestLabels = { service: 'gateway', method: 'GET', route: '/v1/timetable/week/:week', status: '200' };
@@ -54,9 +60,9 @@ describe('the request metrics', () => {
   });
 
   it('print the same OpenMetrics text as prom-client, counter renamed and `_total` on its samples', async () => {
-    const expected = new Registry(Registry.OPENMETRICS_CONTENT_TYPE);
+    const expected = openMetricsRegistry();
     const viaPromClient = promClientPair(expected);
-    const actual = new Registry(Registry.OPENMETRICS_CONTENT_TYPE);
+    const actual = openMetricsRegistry();
     const metrics = RequestMetrics.in(actual, OPTIONS);
     for (const [labels, seconds] of OBSERVATIONS) {
       viaPromClient(labels, seconds);
