@@ -44,9 +44,15 @@ function fakeExchange() {
   return { req, res, written };
 }
 
-/** Runs every pending microtask (and its follow-ups) without letting the loop reach its check phase. */
+/**
+ * Runs every pending microtask and process.nextTick callback (and their follow-ups) without letting the loop
+ * reach its check phase: a deferral by either would already have written here, only the check phase has not.
+ */
 async function drainMicrotasks(): Promise<void> {
-  for (let round = 0; round < 50; round += 1) await Promise.resolve();
+  for (let round = 0; round < 50; round += 1) {
+    await Promise.resolve();
+    await new Promise<void>((resolve) => process.nextTick(resolve));
+  }
 }
 
 describe('the cached-read path', () => {
