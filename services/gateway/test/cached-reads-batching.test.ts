@@ -24,7 +24,7 @@ async function handlerWithStoredPrograms() {
 }
 
 function fakeExchange() {
-  const req = { method: 'GET', url: '/v1/timetable/programs', headers: {}, socket: { remoteAddress: '127.0.0.1' } } as unknown as IncomingMessage;
+  const req = { method: 'GET', url: '/v1/timetable/programs', headers: {}, socket: { remoteAddress: '127.0.0.1', destroyed: false } } as unknown as IncomingMessage;
   const written: { status?: number; body?: Buffer } = {};
   const fake = {
     writableEnded: false,
@@ -72,6 +72,24 @@ describe('the cached-read path', () => {
       [200, 'stored'],
       [200, 'stored'],
     ]);
+    expect(passedOn).toEqual([]);
+  });
+
+  it('writes nothing to a client that left before its turn came, and does not pass it on either', async () => {
+    const handle = await handlerWithStoredPrograms();
+    const staying = fakeExchange();
+    const leaving = fakeExchange();
+    const passedOn: string[] = [];
+    handle(staying.req, staying.res, () => passedOn.push('staying'));
+    handle(leaving.req, leaving.res, () => passedOn.push('leaving'));
+    await drainMicrotasks();
+    // Both are looked up, charged and waiting for the check phase when one client hangs up.
+    (leaving.req.socket as { destroyed: boolean }).destroyed = true;
+
+    await nextCheckPhase();
+    await drainMicrotasks();
+    expect(staying.written.status).toBe(200);
+    expect(leaving.written).toEqual({});
     expect(passedOn).toEqual([]);
   });
 });

@@ -85,6 +85,9 @@ export function cachedReads(deps: CachedReadDeps): CachedReadHandler {
     // its neighbours wait to be read. The same work costs a quarter less CPU a request that way
     // (docs/performance.md, "Answering after the turn's reads").
     await afterThisTurnsReads();
+    // The client left while the turn read its neighbours: nothing to write, and like a request Express never
+    // finished it is not counted as answered (the limiter has charged it, as it would have on that path).
+    if (req.socket?.destroyed) return true;
     try {
       answer(req, res, url, entry, decision, started);
     } catch (error) {
