@@ -44,33 +44,76 @@ const OBSERVATIONS: [RequestLabels, number][] = [
   [notModified, 0.9],
 ];
 
+/** Both registries fed the same requests, ours through RequestMetrics and the other through prom-client's own metrics. */
+function fedAlike(expected: Registry | Registry<OpenMetricsContentType>, actual: Registry | Registry<OpenMetricsContentType>, observations = OBSERVATIONS) {
+  const viaPromClient = promClientPair(expected);
+  const metrics = RequestMetrics.in(actual, OPTIONS);
+  for (const [labels, seconds] of observations) {
+    viaPromClient(labels, seconds);
+    metrics.observe(labels, seconds);
+  }
+  return { viaPromClient, metrics };
+}
+
+/** The same scrape: text byte for byte, and JSON as the same objects with the same keys in the same order. */
+async function expectSameScrape(actual: Registry | Registry<OpenMetricsContentType>, expected: Registry | Registry<OpenMetricsContentType>) {
+  expect(await actual.metrics()).toBe(await expected.metrics());
+  const [actualJson, expectedJson] = [await actual.getMetricsAsJSON(), await expected.getMetricsAsJSON()];
+  expect(actualJson).toStrictEqual(expectedJson);
+  expect(JSON.stringify(actualJson)).toBe(JSON.stringify(expectedJson));
+}
+
 describe('the request metrics', () => {
   it('print the same text and JSON as a prom-client Histogram and Counter fed the same requests', async () => {
     const expected = new Registry();
-    const viaPromClient = promClientPair(expected);
     const actual = new Registry();
-    const metrics = RequestMetrics.in(actual, OPTIONS);
-    for (const [labels, seconds] of OBSERVATIONS) {
-      viaPromClient(labels, seconds);
-      metrics.observe(labels, seconds);
-    }
-
-    expect(await actual.metrics()).toBe(await expected.metrics());
-    expect(await actual.getMetricsAsJSON()).toEqual(await expected.getMetricsAsJSON());
+    fedAlike(expected, actual);
+    await expectSameScrape(actual, expected);
   });
 
-  it('print the same OpenMetrics text as prom-client, counter renamed and `_total` on its samples', async () => {
+  it('print the same with default labels on the registry', async () => {
+    const expected = new Registry();
+    const actual = new Registry();
+    for (const registry of [expected, actual]) registry.setDefaultLabels({ pod: 'gateway-7d9f', service: 'not-this-one' });
+    fedAlike(expected, actual);
+    await expectSameScrape(actual, expected);
+  });
+
+  it('keep label sets apart whatever characters they hold, newlines included', async () => {
+    const expected = new Registry();
+    const actual = new Registry();
+    fedAlike(expected, actual, [
+      [{ service: 'a\nb', method: 'c', route: 'r', status: '200' }, 0.01],
+      [{ service: 'a', method: 'b\nc', route: 'r', status: '200' }, 0.01],
+      [{ service: 'a:1', method: 'b', route: 'r', status: '200' }, 0.01],
+      [{ service: 'a', method: ':1b', route: 'r', status: '200' }, 0.01],
+    ]);
+    await expectSameScrape(actual, expected);
+    expect((await actual.metrics()).match(/^http_requests_total\{/gm)).toHaveLength(4);
+  });
+
+  it('print the same after the registry reset, and after one of the two metrics is reset alone', async () => {
+    const expected = new Registry();
+    const actual = new Registry();
+    const { viaPromClient, metrics } = fedAlike(expected, actual);
+    for (const registry of [expected, actual]) registry.resetMetrics();
+    viaPromClient(week, 0.003);
+    metrics.observe(week, 0.003);
+    await expectSameScrape(actual, expected);
+
+    for (const registry of [expected, actual]) registry.getSingleMetric(OPTIONS.totalName)!.reset();
+    viaPromClient(notModified, 0.2);
+    metrics.observe(notModified, 0.2);
+    await expectSameScrape(actual, expected);
+  });
+
+  it('print the same OpenMetrics text and JSON as prom-client, counter renamed and `_total` on its samples', async () => {
     const expected = openMetricsRegistry();
-    const viaPromClient = promClientPair(expected);
     const actual = openMetricsRegistry();
-    const metrics = RequestMetrics.in(actual, OPTIONS);
-    for (const [labels, seconds] of OBSERVATIONS) {
-      viaPromClient(labels, seconds);
-      metrics.observe(labels, seconds);
-    }
+    fedAlike(expected, actual);
 
     const text = await actual.metrics();
-    expect(text).toBe(await expected.metrics());
+    await expectSameScrape(actual, expected);
     expect(text).toMatch(/^# TYPE http_requests counter$/m);
     expect(text).toMatch(/^http_requests_total\{service="gateway",method="GET",route="\/v1\/timetable\/week\/:week",status="200"\} 5$/m);
     // A second scrape reads the same: the rename in place must not compound.
@@ -97,6 +140,13 @@ describe('the request metrics', () => {
     const taken = new Registry();
     new Counter({ name: OPTIONS.totalName, help: 'someone else', registers: [taken] });
     expect(() => RequestMetrics.in(taken, OPTIONS)).toThrow(/already registered by something other than the request metrics/);
+
+    // Ours under one name, someone else's under the other: neither is taken over.
+    const mixed = new Registry();
+    RequestMetrics.in(mixed, OPTIONS);
+    mixed.removeSingleMetric(OPTIONS.totalName);
+    new Counter({ name: OPTIONS.totalName, help: 'someone else', registers: [mixed] });
+    expect(() => RequestMetrics.in(mixed, OPTIONS)).toThrow(/already registered by something other than the request metrics/);
   });
 
   it('are emptied by the registry reset and ignore a duration that is not a number', async () => {
