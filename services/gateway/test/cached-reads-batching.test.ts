@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setImmediate as nextCheckPhase } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { MemoryCache, MemoryRateLimiter, ResponseStore, parseRateTiers, requestUrlKey } from '@timetable/cache';
-import { createLogger } from '@timetable/observability';
+import { createLogger, metricsRegistry } from '@timetable/observability';
 import { cachedReads } from '../src/features/cached-reads/cached-reads.js';
 import { PublicReadLimit } from '../src/features/rate-limit/public-read-limit.js';
 
@@ -19,8 +19,21 @@ async function handlerWithStoredPrograms() {
   const responses = new ResponseStore(new MemoryCache());
   const stored = { etag: '"e1"', contentType: 'text/plain', cacheControl: 'no-cache', route: '/v1/timetable/programs', body: Buffer.from('stored') };
   await responses.set(await responses.version(), requestUrlKey('/v1/timetable/programs'), stored, 60);
-  const limit = new PublicReadLimit({ rateLimiter: new MemoryRateLimiter(), rateTiers: parseRateTiers('100/1s'), logger });
-  return cachedReads({ responses, limit, trustProxy: () => false, legacyHosts: [], logger });
+  const limit = new PublicReadLimit({ rateLimiter: new MemoryRateLimiter(), rateTiers: parseRateTiers('100/1m'), logger });
+  const handle = cachedReads({ responses, limit, trustProxy: () => false, legacyHosts: [], logger });
+  return Object.assign(handle, { limit });
+}
+
+/** What the process's registry counts for the stored programs route: answered requests and cache hits. */
+async function countedForPrograms() {
+  const sumOf = async (name: string, matches: (labels: Record<string, unknown>) => boolean) => {
+    const metric = (await metricsRegistry.getSingleMetric(name)!.get()) as { values: { value: number; labels: Record<string, unknown> }[] };
+    return metric.values.filter((value) => matches(value.labels)).reduce((sum, value) => sum + value.value, 0);
+  };
+  return {
+    requests: await sumOf('http_requests_total', (labels) => labels.service === 'gateway' && labels.route === '/v1/timetable/programs'),
+    hits: await sumOf('gateway_cached_reads_total', (labels) => labels.result === 'hit' && labels.route === '/v1/timetable/programs'),
+  };
 }
 
 function fakeExchange() {
@@ -77,6 +90,7 @@ describe('the cached-read path', () => {
 
   it('writes nothing to a client that left before its turn came, and does not pass it on either', async () => {
     const handle = await handlerWithStoredPrograms();
+    const before = await countedForPrograms();
     const staying = fakeExchange();
     const leaving = fakeExchange();
     const passedOn: string[] = [];
@@ -91,5 +105,9 @@ describe('the cached-read path', () => {
     expect(staying.written.status).toBe(200);
     expect(leaving.written).toEqual({});
     expect(passedOn).toEqual([]);
+    // Counted once, for the one answered; both were charged (the next request from that address is the third).
+    const after = await countedForPrograms();
+    expect({ requests: after.requests - before.requests, hits: after.hits - before.hits }).toEqual({ requests: 1, hits: 1 });
+    expect(await handle.limit.consume('127.0.0.1')).toMatchObject({ allowed: true, limit: 100, remaining: 97 });
   });
 });
