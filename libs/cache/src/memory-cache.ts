@@ -22,12 +22,17 @@ export class MemoryCache implements Cache {
   constructor(private readonly maxBytes = 64 * 1024 * 1024) {}
 
   get(key: string): Promise<Buffer | null> {
+    return Promise.resolve(this.getNow(key));
+  }
+
+  /** `get` without a promise: the entry is in this process, and a hit path that awaits nothing saves a few turns of the microtask queue. */
+  getNow(key: string): Buffer | null {
     const entry = this.entries.get(key);
-    if (!entry) return Promise.resolve(null);
+    if (!entry) return null;
     const now = Date.now();
     if (entry.expiresAt <= now) {
       this.remove(key, entry);
-      return Promise.resolve(null);
+      return null;
     }
     if (now - entry.touchedAt >= TOUCH_EVERY_MS) {
       // Re-inserted to mark it as recently used.
@@ -35,7 +40,7 @@ export class MemoryCache implements Cache {
       this.entries.delete(key);
       this.entries.set(key, entry);
     }
-    return Promise.resolve(entry.value);
+    return entry.value;
   }
 
   set(key: string, value: Buffer, ttlSeconds: number): Promise<void> {
@@ -53,7 +58,12 @@ export class MemoryCache implements Cache {
   }
 
   version(namespace: string): Promise<number> {
-    return Promise.resolve(this.versions.get(namespace) ?? 0);
+    return Promise.resolve(this.versionNow(namespace));
+  }
+
+  /** `version` without a promise. */
+  versionNow(namespace: string): number {
+    return this.versions.get(namespace) ?? 0;
   }
 
   bump(namespace: string): Promise<number> {

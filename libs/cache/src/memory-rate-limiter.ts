@@ -26,6 +26,11 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 
   consume(clientKey: string, tiers: RateTier[]): Promise<RateDecision> {
+    return Promise.resolve(this.consumeNow(clientKey, tiers));
+  }
+
+  /** `consume` without a promise: the windows are in this process. */
+  consumeNow(clientKey: string, tiers: RateTier[]): RateDecision {
     const now = Date.now();
     this.sweep(now);
     const counts: number[] = [];
@@ -44,7 +49,7 @@ export class MemoryRateLimiter implements RateLimiter {
       counts.push(window.count);
       ttls.push((window.resetsAt - now) / 1000);
     }
-    return Promise.resolve(decide(tiers, counts, ttls));
+    return decide(tiers, counts, ttls);
   }
 
   close(): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Cache } from './cache.js';
+import { MemoryCache } from './memory-cache.js';
 
 /**
  * The namespace whose version is part of every stored response's key: one `bump` (after the catalog changed)
@@ -40,7 +41,24 @@ export class ResponseStore {
   }
 
   async get(version: number, key: string): Promise<StoredResponse | null> {
-    const stored = await this.cache.get(entryKey(version, key));
+    return this.decodedOf(await this.cache.get(entryKey(version, key)));
+  }
+
+  /**
+   * The entry under the current version: without a promise where the cache is in this process (nothing to
+   * wait for, and a hit that awaits nothing costs less), as a promise otherwise.
+   */
+  current(key: string): StoredResponse | null | Promise<StoredResponse | null> {
+    const cache = this.cache;
+    if (cache instanceof MemoryCache) return this.decodedOf(cache.getNow(entryKey(cache.versionNow(RESPONSE_NAMESPACE), key)));
+    return this.version().then((version) => this.get(version, key));
+  }
+
+  set(version: number, key: string, response: StoredResponse, ttlSeconds: number): Promise<void> {
+    return this.cache.set(entryKey(version, key), encode(response), ttlSeconds);
+  }
+
+  private decodedOf(stored: Buffer | null): StoredResponse | null {
     if (!stored) return null;
     let response = this.decoded.get(stored);
     if (!response) {
@@ -48,10 +66,6 @@ export class ResponseStore {
       if (response) this.decoded.set(stored, response);
     }
     return response ?? null;
-  }
-
-  set(version: number, key: string, response: StoredResponse, ttlSeconds: number): Promise<void> {
-    return this.cache.set(entryKey(version, key), encode(response), ttlSeconds);
   }
 }
 

@@ -29,6 +29,28 @@ describe('the response store', () => {
     expect(await store.get(await store.version(), 'k')).toBeNull();
   });
 
+  it('reads the current version at once from the in-memory cache, and through a promise from any other', async () => {
+    const memory = new MemoryCache();
+    const inMemory = new ResponseStore(memory);
+    await inMemory.set(0, 'k', response, 60);
+    expect(inMemory.current('k')).toEqual(response);
+    await inMemory.bump();
+    expect(inMemory.current('k')).toBeNull();
+
+    // The same cache seen through its port only, as the store sees Redis.
+    const remote = new ResponseStore({
+      get: (key) => memory.get(key),
+      set: (key, value, ttl) => memory.set(key, value, ttl),
+      version: (namespace) => memory.version(namespace),
+      bump: (namespace) => memory.bump(namespace),
+      close: () => memory.close(),
+    });
+    await remote.set(1, 'k', response, 60);
+    const pending = remote.current('k');
+    expect(pending).toBeInstanceOf(Promise);
+    expect(await pending).toEqual(response);
+  });
+
   it('treats an entry that is not in its format as absent', async () => {
     const cache = new MemoryCache();
     const store = new ResponseStore(cache);

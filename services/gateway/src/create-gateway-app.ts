@@ -84,12 +84,14 @@ export function createGatewayApp(deps: GatewayDeps): RequestListener {
   gateway.use(serviceApp);
   if (!deps.responses) return gateway;
 
-  const fastPath = cachedReads({
-    responses: deps.responses,
-    limit,
-    trustProxy: gateway.get('trust proxy fn') as (address: string, hop: number) => boolean,
-    legacyHosts: deps.legacyHosts,
-    logger: deps.logger,
-  });
-  return (req, res) => fastPath(req, res, () => void gateway(req, res));
+  return cachedReads(
+    {
+      responses: deps.responses,
+      limit,
+      trustProxy: gateway.get('trust proxy fn') as (address: string, hop: number) => boolean,
+      legacyHosts: deps.legacyHosts,
+      logger: deps.logger,
+    },
+    (req, res) => void gateway(req, res),
+  );
 }

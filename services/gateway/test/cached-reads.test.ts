@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MemoryCache, ResponseStore, requestUrlKey, type Cache } from '@timetable/cache';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { MemoryCache, MemoryRateLimiter, ResponseStore, requestUrlKey, type Cache, type RateLimiter } from '@timetable/cache';
 import { startTestGateway, VALID_KEY, type TestGateway } from './support/test-gateway.js';
 
 /**
@@ -15,7 +16,11 @@ afterEach(() => gateway?.close());
 const STORED_BODY = 'from the store';
 
 async function storeWith(...paths: string[]): Promise<ResponseStore> {
-  const responses = new ResponseStore(new MemoryCache());
+  return storeIn(new MemoryCache(), ...paths);
+}
+
+async function storeIn(cache: Cache, ...paths: string[]): Promise<ResponseStore> {
+  const responses = new ResponseStore(cache);
   const version = await responses.version();
   for (const path of paths) {
     await responses.set(
@@ -139,5 +144,53 @@ describe('a failing store', () => {
     const response = await fetch(`${gateway.api}/programs`);
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ data: [] });
+  });
+});
+
+/** Answers in a later turn of the event loop, as Redis does. */
+async function later<T>(answer: () => Promise<T>): Promise<T> {
+  await nextTurn();
+  return answer();
+}
+
+/** The in-memory cache behind a round trip: what the gateway sees of Redis in distributed mode. */
+function remoteCache(): Cache {
+  const inner = new MemoryCache();
+  return {
+    get: (key) => later(() => inner.get(key)),
+    set: (key, value, ttl) => later(() => inner.set(key, value, ttl)),
+    version: (namespace) => later(() => inner.version(namespace)),
+    bump: (namespace) => later(() => inner.bump(namespace)),
+    close: () => inner.close(),
+  };
+}
+
+describe('a store and a limiter outside the process (distributed mode)', () => {
+  it('answer the same as in-process ones, once they have answered', async () => {
+    const inner = new MemoryRateLimiter();
+    const remoteLimiter: RateLimiter = { consume: (key, tiers) => later(() => inner.consume(key, tiers)), close: () => inner.close() };
+    gateway = await startTestGateway({ rateLimits: '2/1m', rateLimiter: remoteLimiter, responses: await storeIn(remoteCache(), '/programs') });
+    const first = await fetch(`${gateway.api}/programs`);
+    expect(first.status).toBe(200);
+    expect(await first.text()).toBe(STORED_BODY);
+    expect([first.headers.get('etag'), first.headers.get('ratelimit-remaining')]).toEqual(['"e1"', '1']);
+    expect((await fetch(`${gateway.api}/programs`)).headers.get('ratelimit-remaining')).toBe('0');
+    const limited = await fetch(`${gateway.api}/programs`);
+    expect(limited.status).toBe(429);
+    expect(await limited.json()).toMatchObject({ error: { code: 'RATE_LIMITED' } });
+  });
+
+  it('let the read through without limit headers when the limiter throws instead of answering', async () => {
+    const throwing: RateLimiter = {
+      consume: () => {
+        throw new Error('limiter down');
+      },
+      close: () => Promise.resolve(),
+    };
+    gateway = await startTestGateway({ rateLimiter: throwing, responses: await storeIn(remoteCache(), '/programs') });
+    const response = await fetch(`${gateway.api}/programs`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe(STORED_BODY);
+    expect(response.headers.get('ratelimit-limit')).toBeNull();
   });
 });

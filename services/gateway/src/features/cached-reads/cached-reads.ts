@@ -1,11 +1,10 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { setImmediate as afterThisTurnsReads } from 'node:timers/promises';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import proxyaddr from 'proxy-addr';
 import { etagMatches, requestUrlKey, type ResponseStore, type StoredResponse } from '@timetable/cache';
 import { API_PREFIX, observeRequest, requestIdOf } from '@timetable/http';
 import { counter, type Logger } from '@timetable/observability';
 import { isKeyRoute } from '../authentication/key-routes.js';
-import { rateLimitHeaders, type PublicReadLimit, type ReadCheck } from '../rate-limit/public-read-limit.js';
+import { rateLimitHeaderList, type PublicReadLimit, type ReadCheck } from '../rate-limit/public-read-limit.js';
 
 // Tallied in plain numbers and handed to the counter when /metrics is read: a labelled increment per request
 // costs as much as a good part of answering it.
@@ -49,57 +48,70 @@ export interface CachedReadDeps {
   logger: Logger;
 }
 
-/** Answers the request, or calls `passOn` to hand it, untouched, to the Express app. */
-export type CachedReadHandler = (req: IncomingMessage, res: ServerResponse, passOn: () => void) => void;
-
 /**
  * The gateway's path for repeated anonymous GETs, in front of Express: it does only what the contract needs
  * for a response the catalog already rendered (request id, the read limit and its headers, the lookup by
  * URL with ETag/304, metrics, sampled logging) and writes the stored bytes. Everything else (a miss, an
- * exhausted budget, a key route, a legacy host, a request with a body) passes on to the full Express path,
- * which answers exactly as it would have without this one (docs/performance.md).
+ * exhausted budget, a key route, a legacy host, a request with a body) passes on to `passOn`, the full Express
+ * path, which answers exactly as it would have without this one (docs/performance.md).
+ *
+ * In embedded mode the store and the limiter live in this process and answer without a promise, so a hit runs
+ * straight through to its deferred write, and nothing on that way allocates a closure; with Redis the same
+ * steps continue once it has answered.
  */
-export function cachedReads(deps: CachedReadDeps): CachedReadHandler {
+export function cachedReads(deps: CachedReadDeps, passOn: RequestListener): RequestListener {
   const legacyHosts = new Set(deps.legacyHosts);
   let answered = 0;
 
   const eligible = (req: IncomingMessage): boolean =>
     req.method === 'GET' && req.url !== undefined && req.url.startsWith(API_PATH_START) && !hasBody(req) && !mayBeLegacyHost(req, legacyHosts);
 
-  async function serve(req: IncomingMessage, res: ServerResponse, url: string): Promise<boolean> {
+  function lookUpAndCharge(req: IncomingMessage, res: ServerResponse, url: string): void {
     const started = performance.now();
-    const entry = await lookUp(deps.responses, url);
+    const entry = lookUp(deps.responses, url);
+    if (entry instanceof Promise) entry.then((found) => charge(req, res, url, started, found)).catch((error: unknown) => failed(req, res, error));
+    else charge(req, res, url, started, entry);
+  }
+
+  function charge(req: IncomingMessage, res: ServerResponse, url: string, started: number, entry: StoredResponse | null): void {
     if (!entry || !isKeyless(entry, url)) {
       misses += 1;
-      return false;
+      return passOn(req, res);
     }
     // Charged only now: a miss is charged by the Express path, once, like any other read.
-    const decision = await deps.limit.consume(clientAddress(req, deps.trustProxy));
+    const decision = deps.limit.consume(clientAddress(req, deps.trustProxy));
+    if (decision instanceof Promise) decision.then((outcome) => schedule(req, res, url, started, entry, outcome)).catch((error: unknown) => failed(req, res, error));
+    else schedule(req, res, url, started, entry, decision);
+  }
+
+  function schedule(req: IncomingMessage, res: ServerResponse, url: string, started: number, entry: StoredResponse, decision: ReadCheck): void {
     // From here on the request is charged: whatever passes it on, the Express path must not charge it again.
     if (decision !== 'unlimited' && !decision.allowed) {
       deps.limit.handOver(req, decision);
-      return false;
+      return passOn(req, res);
     }
     // Written in the loop's check phase, once the poll phase has read every request that arrived with this
     // one: under load a turn then reads a batch and writes a batch, instead of answering each request while
     // its neighbours wait to be read. The same work costs a quarter less CPU a request that way
     // (docs/performance.md, "Answering after the turn's reads").
-    await afterThisTurnsReads();
-    // The client left while the turn read its neighbours: nothing to write, and like a request Express never
-    // finished it is not counted as answered (the limiter has charged it, as it would have on that path).
-    if (req.socket?.destroyed) return true;
-    try {
-      answer(req, res, url, entry, decision, started);
-    } catch (error) {
-      deps.limit.handOver(req, decision);
-      throw error;
-    }
-    return true;
+    setImmediate(answerAfterThisTurnsReads, req, res, url, started, entry, decision);
   }
 
-  function answer(req: IncomingMessage, res: ServerResponse, url: string, entry: StoredResponse, decision: ReadCheck, started: number): void {
+  function answerAfterThisTurnsReads(req: IncomingMessage, res: ServerResponse, url: string, started: number, entry: StoredResponse, decision: ReadCheck): void {
+    // The client left while the turn read its neighbours: nothing to write, and like a request Express never
+    // finished it is not counted as answered (the limiter has charged it, as it would have on that path).
+    if (req.socket?.destroyed) return;
+    try {
+      answer(req, res, url, started, entry, decision);
+    } catch (error) {
+      deps.limit.handOver(req, decision);
+      failed(req, res, error);
+    }
+  }
+
+  function answer(req: IncomingMessage, res: ServerResponse, url: string, started: number, entry: StoredResponse, decision: ReadCheck): void {
     const id = requestIdOf(req);
-    const status = write(req, res, entry, { 'X-Request-Id': id, ...(decision === 'unlimited' ? {} : rateLimitHeaders(decision)) });
+    const status = write(req, res, entry, id, decision);
     hitsByRoute.set(entry.route, (hitsByRoute.get(entry.route) ?? 0) + 1);
     observeRequest({ service: 'gateway', method: 'GET', route: entry.route, status: String(status) }, (performance.now() - started) / 1000);
     answered += 1;
@@ -110,42 +122,44 @@ export function cachedReads(deps: CachedReadDeps): CachedReadHandler {
     }
   }
 
-  return (req, res, passOn) => {
-    if (!eligible(req)) return passOn();
-    serve(req, res, req.url ?? '').then(
-      (served) => {
-        if (!served) passOn();
-      },
-      (error: unknown) => {
-        deps.logger.error({ err: error, url: req.url }, 'cached read failed');
-        // Answered already (the failure came after the bytes went out, in metrics or logging): nothing to do.
-        if (res.writableEnded) return;
-        if (res.headersSent) res.destroy();
-        else passOn();
-      },
-    );
+  function failed(req: IncomingMessage, res: ServerResponse, error: unknown): void {
+    deps.logger.error({ err: error, url: req.url }, 'cached read failed');
+    // Answered already (the failure came after the bytes went out, in metrics or logging): nothing to do.
+    if (res.writableEnded) return;
+    if (res.headersSent) res.destroy();
+    else passOn(req, res);
+  }
+
+  return (req, res) => {
+    if (!eligible(req)) return passOn(req, res);
+    try {
+      lookUpAndCharge(req, res, req.url ?? '');
+    } catch (error) {
+      failed(req, res, error);
+    }
   };
 }
 
 /** A store that fails costs only speed: the request takes the Express path. */
-async function lookUp(responses: ResponseStore, url: string): Promise<StoredResponse | null> {
+function lookUp(responses: ResponseStore, url: string): StoredResponse | null | Promise<StoredResponse | null> {
   try {
-    return await responses.get(await responses.version(), requestUrlKey(url));
+    const found = responses.current(requestUrlKey(url));
+    return found instanceof Promise ? found.catch(() => null) : found;
   } catch {
     return null;
   }
 }
 
-// All headers in one writeHead: setting them one by one costs more than the rest of a hit's own work.
-function write(req: IncomingMessage, res: ServerResponse, entry: StoredResponse, headers: Record<string, string>): number {
-  headers.ETag = entry.etag;
-  headers['Cache-Control'] = entry.cacheControl;
+// All headers in one writeHead, as a flat list of names and values: setting them one by one costs more than
+// the rest of a hit's own work, and a list spares Node the walk over an object's keys.
+function write(req: IncomingMessage, res: ServerResponse, entry: StoredResponse, requestId: string, decision: ReadCheck): number {
+  const headers = decision === 'unlimited' ? ['X-Request-Id', requestId] : ['X-Request-Id', requestId, ...rateLimitHeaderList(decision)];
+  headers.push('ETag', entry.etag, 'Cache-Control', entry.cacheControl);
   if (etagMatches(req.headers['if-none-match'], entry.etag)) {
     res.writeHead(304, headers).end();
     return 304;
   }
-  headers['Content-Type'] = entry.contentType;
-  headers['Content-Length'] = String(entry.body.length);
+  headers.push('Content-Type', entry.contentType, 'Content-Length', String(entry.body.length));
   res.writeHead(200, headers).end(entry.body);
   return 200;
 }

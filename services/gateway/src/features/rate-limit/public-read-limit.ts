@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RateDecision, RateLimiter, RateTier } from '@timetable/cache';
+import { MemoryRateLimiter, type RateDecision, type RateLimiter, type RateTier } from '@timetable/cache';
 import { counter, type Logger } from '@timetable/observability';
 import { rateLimitClientKey } from './client-key.js';
 
@@ -29,15 +29,20 @@ export class PublicReadLimit {
 
   constructor(private readonly deps: PublicReadLimitDeps) {}
 
-  /** Charges the client at `address` (an IPv4 address, or its IPv6 /64). */
-  async consume(address: string | undefined): Promise<ReadCheck> {
-    try {
-      return await this.deps.rateLimiter.consume(rateLimitClientKey(address), this.deps.rateTiers);
-    } catch (error) {
+  /**
+   * Charges the client at `address` (an IPv4 address, or its IPv6 /64). Without a promise where the limiter
+   * is in this process (embedded mode), so the cached-read path awaits nothing there.
+   */
+  consume(address: string | undefined): ReadCheck | Promise<ReadCheck> {
+    const { rateLimiter, rateTiers } = this.deps;
+    const clientKey = rateLimitClientKey(address);
+    if (rateLimiter instanceof MemoryRateLimiter) return rateLimiter.consumeNow(clientKey, rateTiers);
+    // Through a promise's executor, so a limiter that throws instead of rejecting is caught as well.
+    return new Promise<ReadCheck>((resolve) => resolve(rateLimiter.consume(clientKey, rateTiers))).catch((error: unknown) => {
       limiterFailures.inc();
       this.deps.logger.warn({ err: error }, 'rate limiter unavailable, request let through unlimited');
-      return 'unlimited';
-    }
+      return 'unlimited' as const;
+    });
   }
 
   /** Records that `req` was already charged, for the path that answers it. */
@@ -48,19 +53,19 @@ export class PublicReadLimit {
   /** The outcome handed over for `req`, or a fresh charge. */
   check(req: IncomingMessage, address: string | undefined): Promise<ReadCheck> {
     const earlier = this.handedOver.get(req);
-    return earlier ? Promise.resolve(earlier) : this.consume(address);
+    return Promise.resolve(earlier ?? this.consume(address));
   }
 }
 
-/** IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers): limit, remaining, seconds to reset. */
-export function rateLimitHeaders(decision: RateDecision): Record<string, string> {
-  return {
-    'RateLimit-Limit': String(decision.limit),
-    'RateLimit-Remaining': String(decision.remaining),
-    'RateLimit-Reset': String(decision.resetSeconds),
-  };
+/**
+ * IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers): limit, remaining, seconds to reset, as a
+ * flat list of names and values (what `writeHead` takes).
+ */
+export function rateLimitHeaderList(decision: RateDecision): string[] {
+  return ['RateLimit-Limit', String(decision.limit), 'RateLimit-Remaining', String(decision.remaining), 'RateLimit-Reset', String(decision.resetSeconds)];
 }
 
 export function setRateLimitHeaders(res: ServerResponse, decision: RateDecision): void {
-  for (const [name, value] of Object.entries(rateLimitHeaders(decision))) res.setHeader(name, value);
+  const list = rateLimitHeaderList(decision);
+  for (let index = 0; index < list.length; index += 2) res.setHeader(list[index]!, list[index + 1]!);
 }
