@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MemoryRateLimiter, parseRateTiers } from '@timetable/cache';
 
 describe('RATE_LIMITS tiers', () => {
@@ -46,5 +46,44 @@ describe('the in-memory limiter under many distinct clients', () => {
     expect((await limiter.consume('g', tiers)).allowed).toBe(false);
     expect(limiter.size).toBe(6);
     expect((await limiter.consume('a', tiers)).remaining).toBe(1);
+  });
+
+  it('keeps an active client\'s long windows while newer clients push out the ones renewed longest ago', async () => {
+    vi.useFakeTimers({ now: new Date('2026-11-28T12:00:00Z') });
+    try {
+      const limiter = new MemoryRateLimiter(4);
+      const tiers = parseRateTiers('100/1s,3/1h');
+      await limiter.consume('a', tiers);
+      await limiter.consume('b', tiers);
+      vi.advanceTimersByTime(1_500);
+      // a's second window renews: a is now the client renewed last, b the one renewed longest ago.
+      await limiter.consume('a', tiers);
+      await limiter.consume('c', tiers);
+      expect(limiter.size).toBe(4);
+      // a's hour still counts its two requests: the third is allowed, the fourth is not.
+      expect((await limiter.consume('a', tiers)).allowed).toBe(true);
+      expect(await limiter.consume('a', tiers)).toMatchObject({ allowed: false, limit: 3 });
+      // b was forgotten: a fresh budget.
+      expect(await limiter.consume('b', tiers)).toMatchObject({ allowed: true, limit: 3, remaining: 2 });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('sweeps clients whose windows have all expired', async () => {
+    vi.useFakeTimers({ now: new Date('2026-11-28T12:00:00Z') });
+    try {
+      const limiter = new MemoryRateLimiter();
+      await limiter.consume('short', parseRateTiers('10/1s'));
+      await limiter.consume('long', parseRateTiers('10/1s,60/1h'));
+      expect(limiter.size).toBe(3);
+      vi.advanceTimersByTime(61_000);
+      await limiter.consume('other', parseRateTiers('10/1s'));
+      // 'short' went; 'long' stays with both its windows (its hour has not ended), 'other' came.
+      expect(limiter.size).toBe(3);
+      expect((await limiter.consume('long', parseRateTiers('10/1s,60/1h'))).remaining).toBe(9);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
