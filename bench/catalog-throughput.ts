@@ -13,6 +13,7 @@ import { formatProfile, profileWhile, type ProfileSummary } from './support/cpu-
 import { startBenchSystem, type BenchSystem } from './support/bench-system.js';
 import { loadTest, type LoadResult } from './support/load-test.js';
 import { formatReport, writeReport, type BenchReport, type ColdRender, type RouteMeasurement } from './support/report.js';
+import { procCpuSeconds } from './support/proc-cpu.js';
 import { resultsDir } from './support/results-dir.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
@@ -140,10 +141,39 @@ function median(results: LoadResult[]): LoadResult {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
+/** Where both servers answer: the main thread of this process (the embedded system and the bare server). */
+const MAIN_THREAD_STAT = `/proc/self/task/${process.pid}/stat`;
+
+interface MeasuredRun {
+  load: LoadResult;
+  /** User and system CPU of the main thread per request answered; null where /proc cannot be read. */
+  cpuMicrosPerRequest: number | null;
+}
+
+async function measuredRun(url: string): Promise<MeasuredRun> {
+  const before = await procCpuSeconds(MAIN_THREAD_STAT);
+  const load = await loadTest({ url, connections: CONNECTIONS, durationSeconds: DURATION_SECONDS });
+  const after = await procCpuSeconds(MAIN_THREAD_STAT);
+  const cpuMicrosPerRequest = before === null || after === null || load.requests === 0 ? null : ((after - before) * 1e6) / load.requests;
+  return { load, cpuMicrosPerRequest };
+}
+
+function medianOf(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/** The median of the runs' CPU per request, or null when any run could not read it. */
+function medianCpu(runs: MeasuredRun[]): number | null {
+  const values = runs.map((run) => run.cpuMicrosPerRequest);
+  return values.every((value): value is number => value !== null) ? medianOf(values) : null;
+}
+
 /**
  * Gateway and bare server take turns, ROUNDS times each, and each side reports its median run: two cores
  * shared by server and load generator make single runs vary by up to a fifth, and alternating spreads any
- * drift of the machine over both sides.
+ * drift of the machine over both sides. The ratio of each pair of neighbouring runs is kept as well: their
+ * spread shows how far one run's ratio can be trusted.
  */
 async function measureRoute(bench: BenchSystem, name: string, routePath: string, profiles: Record<string, ProfileSummary>): Promise<RouteMeasurement> {
   const url = `${bench.api}${routePath}`;
@@ -152,17 +182,26 @@ async function measureRoute(bench: BenchSystem, name: string, routePath: string,
   try {
     await loadTest({ url, connections: CONNECTIONS, durationSeconds: WARMUP_SECONDS });
     await loadTest({ url: bareServer.url, connections: CONNECTIONS, durationSeconds: WARMUP_SECONDS });
-    const gatewayRuns: LoadResult[] = [];
-    const bareRuns: LoadResult[] = [];
+    const gatewayRuns: MeasuredRun[] = [];
+    const bareRuns: MeasuredRun[] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
-      gatewayRuns.push(await loadTest({ url, connections: CONNECTIONS, durationSeconds: DURATION_SECONDS }));
-      bareRuns.push(await loadTest({ url: bareServer.url, connections: CONNECTIONS, durationSeconds: DURATION_SECONDS }));
+      gatewayRuns.push(await measuredRun(url));
+      bareRuns.push(await measuredRun(bareServer.url));
     }
     // One more run under the profiler, reported as a profile only: profiling slows what it measures.
     if (PROFILE) await profiled(name, profiles, () => loadTest({ url, connections: CONNECTIONS, durationSeconds: DURATION_SECONDS }));
-    const gateway = median(gatewayRuns);
-    const bare = median(bareRuns);
-    return { name, path: routePath, bodyBytes: captured.body.length, gateway, bare, ratio: gateway.requestsPerSecond / bare.requestsPerSecond };
+    const gateway = median(gatewayRuns.map((run) => run.load));
+    const bare = median(bareRuns.map((run) => run.load));
+    return {
+      name,
+      path: routePath,
+      bodyBytes: captured.body.length,
+      gateway,
+      bare,
+      ratio: gateway.requestsPerSecond / bare.requestsPerSecond,
+      pairRatios: gatewayRuns.map((run, index) => run.load.requestsPerSecond / bareRuns[index]!.load.requestsPerSecond),
+      cpuMicrosPerRequest: { gateway: medianCpu(gatewayRuns), bare: medianCpu(bareRuns) },
+    };
   } finally {
     await bareServer.close();
   }

@@ -9,8 +9,16 @@ export interface RouteMeasurement {
   bodyBytes: number;
   gateway: LoadResult;
   bare: LoadResult;
-  /** gateway requests/s divided by the bare server's, on the same bytes in the same run. */
+  /** gateway requests/s divided by the bare server's, on the same bytes in the same run (their median runs). */
   ratio: number;
+  /** The same ratio for each round's pair of neighbouring runs, in order. */
+  pairRatios: number[];
+  /**
+   * CPU (user and system) of the main thread, where both servers answer, per request: the median over the
+   * rounds. It moves less than throughput when the machine does, and shows what the gateway's own work costs.
+   * Null where /proc cannot be read.
+   */
+  cpuMicrosPerRequest: { gateway: number | null; bare: number | null };
 }
 
 export interface ColdRender {
@@ -47,11 +55,13 @@ function row(cells: string[], widths: number[]): string {
 }
 
 export function formatReport(report: BenchReport): string {
-  const header = ['route', 'server', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'ratio'];
-  const widths = [46, 8, 10, 8, 8, 8, 7, 6];
+  const header = ['route', 'server', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'CPU µs/req', 'ratio', 'pairs'];
+  const widths = [46, 8, 10, 8, 8, 8, 7, 10, 6, 11];
   const lines = [row(header, widths), '-'.repeat(widths.reduce((sum, width) => sum + width + 2, -2))];
   for (const route of report.routes) {
+    const pairs = route.pairRatios.map((ratio) => Math.round(ratio * 100));
     for (const [server, result] of [['gateway', route.gateway], ['bare', route.bare]] as const) {
+      const cpu = route.cpuMicrosPerRequest[server];
       lines.push(
         row(
           [
@@ -62,7 +72,9 @@ export function formatReport(report: BenchReport): string {
             fixed(result.latencyP99Ms),
             String(result.non2xx),
             String(result.errors + result.timeouts),
+            cpu === null ? 'n/a' : fixed(cpu),
             server === 'gateway' ? `${fixed(route.ratio * 100, 0)} %` : '',
+            server === 'gateway' ? `${Math.min(...pairs)}-${Math.max(...pairs)} %` : '',
           ],
           widths,
         ),
@@ -72,6 +84,7 @@ export function formatReport(report: BenchReport): string {
   lines.push(
     '',
     `${report.connections} connections, median of ${report.rounds} alternating runs of ${report.durationSeconds} s per server, ${report.cpus} CPUs, Node ${report.node}`,
+    'CPU µs/req: user and system CPU of the main thread (where both servers answer) per request, median run; pairs: the lowest and highest ratio of neighbouring runs',
     `ready (health and first sync): ${fixed(report.readyMs / 1000, 2)} s; RSS at rest after it: ${fixed(report.restRssBytes / 2 ** 20, 0)} MB`,
     ...report.icalCold.map(
       (cold) =>

@@ -23,7 +23,15 @@ async function bench(script: string, env: Record<string, string | undefined>): P
 interface CatalogReport {
   readyMs: number;
   restRssBytes: number;
-  routes: { name: string; bodyBytes: number; ratio: number; gateway: { requestsPerSecond: number }; bare: { requestsPerSecond: number } }[];
+  routes: {
+    name: string;
+    bodyBytes: number;
+    ratio: number;
+    pairRatios: number[];
+    cpuMicrosPerRequest: { gateway: number | null; bare: number | null };
+    gateway: { requestsPerSecond: number };
+    bare: { requestsPerSecond: number };
+  }[];
   icalCold: { name: string; events: number; medianMs: number }[];
 }
 
@@ -64,13 +72,32 @@ describe('the benches (smoke runs)', () => {
       expect(route.gateway.requestsPerSecond).toBeGreaterThan(0);
       expect(route.bare.requestsPerSecond).toBeGreaterThan(0);
       expect(route.ratio).toBeCloseTo(route.gateway.requestsPerSecond / route.bare.requestsPerSecond, 6);
+      // One round: its only pair is the median runs themselves.
+      expect(route.pairRatios).toHaveLength(1);
+      expect(route.pairRatios[0]).toBeCloseTo(route.ratio, 6);
+      // Read from /proc, which this Linux machine has.
+      expect(route.cpuMicrosPerRequest.gateway).toBeGreaterThan(0);
+      expect(route.cpuMicrosPerRequest.bare).toBeGreaterThan(0);
     }
+    expect(done.stdout).toMatch(/CPU µs\/req/);
     expect(report.icalCold).toHaveLength(3);
     // The last cold feed is the one past 1,500 events the target names.
     expect(report.icalCold[2]!.events).toBeGreaterThan(1500);
     expect(report.readyMs).toBeGreaterThan(0);
     expect(report.restRssBytes).toBeGreaterThan(0);
     expect(done.stdout).toMatch(/ready \(health and first sync\): [\d.]+ s; RSS at rest after it: \d+ MB/);
+  }, 240_000);
+
+  it('npm run bench:cached-reads: the gateway\'s own work for a cached read, above the harness floor', async () => {
+    const done = await bench('bench:cached-reads', { BENCH_REQUESTS: '6400', BENCH_ROUNDS: '1', BENCH_PROFILE: '1' });
+    expect(numberIn(done.stdout, /gateway handler:\s+(\d+) ns a request/)).toBeGreaterThan(0);
+    expect(numberIn(done.stdout, /harness floor:\s+(\d+) ns a request/)).toBeGreaterThan(0);
+    expect(done.stdout).toMatch(/the gateway's own:\s+-?\d+ ns a request/);
+    expect(done.stdout).toContain('profile of the cached-read handler');
+    const report = await done.result<{ gatewayNs: number[]; floorNs: number[]; ownNs: number }>('cached-read-handler.json');
+    expect(report.gatewayNs).toHaveLength(1);
+    expect(report.floorNs).toHaveLength(1);
+    expect(report.ownNs).toBeCloseTo(report.gatewayNs[0]! - report.floorNs[0]!, 6);
   }, 240_000);
 
   it('npm run bench:sync: first sync, unchanged re-sync against a bare fetch of the same addresses, churn re-sync, peak RSS and the re-sync\'s profile', async () => {
