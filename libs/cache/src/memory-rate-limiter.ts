@@ -63,7 +63,7 @@ export class MemoryRateLimiter implements RateLimiter {
       // Deleted first so the client moves to the end of the insertion order (the most recently renewed).
       this.clients.delete(clientKey);
       this.clients.set(clientKey, windows);
-      this.makeRoom();
+      this.makeRoom(clientKey);
     }
     return decide(tiers, counts, ttls);
   }
@@ -76,11 +76,13 @@ export class MemoryRateLimiter implements RateLimiter {
 
   /**
    * Drops the clients renewed longest ago (the front of the insertion order) until the windows fit again: O(1)
-   * per new window, so a flood of distinct clients costs no more per request than normal traffic.
+   * per new window, so a flood of distinct clients costs no more per request than normal traffic. The client
+   * being charged is never dropped: with a bound below its number of tiers it would otherwise forget its own
+   * windows on every request.
    */
-  private makeRoom(): void {
+  private makeRoom(current: string): void {
     for (const [key, windows] of this.clients) {
-      if (this.windowCount <= this.maxWindows) break;
+      if (this.windowCount <= this.maxWindows || key === current) break;
       this.forget(key, windows);
     }
   }

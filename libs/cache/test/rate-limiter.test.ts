@@ -86,4 +86,17 @@ describe('the in-memory limiter under many distinct clients', () => {
       vi.useRealTimers();
     }
   });
+
+  it('never forgets the client it charges, even with a bound below its number of tiers', async () => {
+    const limiter = new MemoryRateLimiter(1);
+    const tiers = parseRateTiers('2/1h,100/1s');
+    await limiter.consume('a', tiers);
+    await limiter.consume('a', tiers);
+    expect(await limiter.consume('a', tiers)).toMatchObject({ allowed: false, limit: 2 });
+    expect(limiter.size).toBe(2);
+    // Another client pushes a out, and is then the one kept.
+    await limiter.consume('b', tiers);
+    expect(limiter.size).toBe(2);
+    expect((await limiter.consume('a', tiers)).allowed).toBe(true);
+  });
 });

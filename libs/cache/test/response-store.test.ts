@@ -51,6 +51,19 @@ describe('the response store', () => {
     expect(await pending).toEqual(response);
   });
 
+  it('reads a subclass of the in-memory cache that overrides a read through that override', async () => {
+    class FailingReads extends MemoryCache {
+      override get(): Promise<Buffer | null> {
+        return Promise.reject(new Error('reads fail'));
+      }
+    }
+    const store = new ResponseStore(new FailingReads());
+    await store.set(0, 'k', response, 60);
+    const pending = store.current('k');
+    expect(pending).toBeInstanceOf(Promise);
+    await expect(pending).rejects.toThrow('reads fail');
+  });
+
   it('treats an entry that is not in its format as absent', async () => {
     const cache = new MemoryCache();
     const store = new ResponseStore(cache);

@@ -15,14 +15,17 @@ import { PublicReadLimit } from '../src/features/rate-limit/public-read-limit.js
 
 const logger = createLogger({ name: 'cached-reads-batching', level: 'silent' });
 
-async function handlerWithStoredPrograms() {
+async function handlerWithStoredPrograms(passOn?: (req: IncomingMessage) => void) {
   const responses = new ResponseStore(new MemoryCache());
   const stored = { etag: '"e1"', contentType: 'text/plain', cacheControl: 'no-cache', route: '/v1/timetable/programs', body: Buffer.from('stored') };
   await responses.set(await responses.version(), requestUrlKey('/v1/timetable/programs'), stored, 60);
   const limit = new PublicReadLimit({ rateLimiter: new MemoryRateLimiter(), rateTiers: parseRateTiers('100/1m'), logger });
   /** The requests handed to the Express path. */
   const passedOn: IncomingMessage[] = [];
-  const handle = cachedReads({ responses, limit, trustProxy: () => false, legacyHosts: [], logger }, (req) => void passedOn.push(req));
+  const handle = cachedReads({ responses, limit, trustProxy: () => false, legacyHosts: [], logger }, (req) => {
+    passedOn.push(req);
+    passOn?.(req);
+  });
   return Object.assign(handle, { limit, passedOn });
 }
 
@@ -38,8 +41,8 @@ async function countedForPrograms() {
   };
 }
 
-function fakeExchange() {
-  const req = { method: 'GET', url: '/v1/timetable/programs', headers: {}, socket: { remoteAddress: '127.0.0.1', destroyed: false } } as unknown as IncomingMessage;
+function fakeExchange(url = '/v1/timetable/programs') {
+  const req = { method: 'GET', url, headers: {}, socket: { remoteAddress: '127.0.0.1', destroyed: false } } as unknown as IncomingMessage;
   const written: { status?: number; body?: Buffer } = {};
   const fake = {
     writableEnded: false,
@@ -109,5 +112,25 @@ describe('the cached-read path', () => {
     const after = await countedForPrograms();
     expect({ requests: after.requests - before.requests, hits: after.hits - before.hits }).toEqual({ requests: 1, hits: 1 });
     expect(await handle.limit.consume('127.0.0.1')).toMatchObject({ allowed: true, limit: 100, remaining: 97 });
+  });
+
+  it('charges an in-memory hit before the request event returns: nothing on its way waits for a promise', async () => {
+    const handle = await handlerWithStoredPrograms();
+    const exchange = fakeExchange();
+    handle(exchange.req, exchange.res);
+    // No await between: the limiter was charged synchronously, and charges again synchronously here.
+    expect(handle.limit.consume('127.0.0.1')).toMatchObject({ allowed: true, limit: 100, remaining: 98 });
+    await nextCheckPhase();
+    expect(exchange.written.status).toBe(200);
+  });
+
+  it('hands a request to Express once, even when Express throws on it', async () => {
+    const handle = await handlerWithStoredPrograms(() => {
+      throw new Error('express failed');
+    });
+    const miss = fakeExchange('/v1/timetable/rooms');
+    expect(() => handle(miss.req, miss.res)).not.toThrow();
+    await nextCheckPhase();
+    expect(handle.passedOn).toEqual([miss.req]);
   });
 });

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { MemoryCache, MemoryRateLimiter, ResponseStore, requestUrlKey, type Cache, type RateLimiter } from '@timetable/cache';
+import { MemoryCache, MemoryRateLimiter, ResponseStore, requestUrlKey, type Cache, type RateDecision, type RateLimiter, type RateTier } from '@timetable/cache';
 import { startTestGateway, VALID_KEY, type TestGateway } from './support/test-gateway.js';
 
 /**
@@ -192,5 +192,32 @@ describe('a store and a limiter outside the process (distributed mode)', () => {
     expect(response.status).toBe(200);
     expect(await response.text()).toBe(STORED_BODY);
     expect(response.headers.get('ratelimit-limit')).toBeNull();
+  });
+
+  it('let the read through without limit headers when the in-memory limiter fails', async () => {
+    class BrokenLimiter extends MemoryRateLimiter {
+      override consumeNow(): RateDecision {
+        throw new Error('limiter bug');
+      }
+    }
+    gateway = await startTestGateway({ rateLimiter: new BrokenLimiter(), responses: await storeWith('/programs') });
+    const response = await fetch(`${gateway.api}/programs`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe(STORED_BODY);
+    expect(response.headers.get('ratelimit-limit')).toBeNull();
+  });
+
+  it('charge through a subclass that overrides consume, never around it', async () => {
+    class CountingLimiter extends MemoryRateLimiter {
+      calls = 0;
+      override consume(clientKey: string, tiers: RateTier[]): Promise<RateDecision> {
+        this.calls += 1;
+        return super.consume(clientKey, tiers);
+      }
+    }
+    const limiter = new CountingLimiter();
+    gateway = await startTestGateway({ rateLimiter: limiter, responses: await storeWith('/programs') });
+    expect(await (await fetch(`${gateway.api}/programs`)).text()).toBe(STORED_BODY);
+    expect(limiter.calls).toBe(1);
   });
 });

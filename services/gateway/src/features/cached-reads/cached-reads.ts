@@ -62,6 +62,13 @@ export interface CachedReadDeps {
 export function cachedReads(deps: CachedReadDeps, passOn: RequestListener): RequestListener {
   const legacyHosts = new Set(deps.legacyHosts);
   let answered = 0;
+  /** Requests handed to Express: a failure after that (Express throwing) must not hand them over again. */
+  const passedOn = new WeakSet<IncomingMessage>();
+
+  function handOff(req: IncomingMessage, res: ServerResponse): void {
+    passedOn.add(req);
+    passOn(req, res);
+  }
 
   const eligible = (req: IncomingMessage): boolean =>
     req.method === 'GET' && req.url !== undefined && req.url.startsWith(API_PATH_START) && !hasBody(req) && !mayBeLegacyHost(req, legacyHosts);
@@ -76,7 +83,7 @@ export function cachedReads(deps: CachedReadDeps, passOn: RequestListener): Requ
   function charge(req: IncomingMessage, res: ServerResponse, url: string, started: number, entry: StoredResponse | null): void {
     if (!entry || !isKeyless(entry, url)) {
       misses += 1;
-      return passOn(req, res);
+      return handOff(req, res);
     }
     // Charged only now: a miss is charged by the Express path, once, like any other read.
     const decision = deps.limit.consume(clientAddress(req, deps.trustProxy));
@@ -88,7 +95,7 @@ export function cachedReads(deps: CachedReadDeps, passOn: RequestListener): Requ
     // From here on the request is charged: whatever passes it on, the Express path must not charge it again.
     if (decision !== 'unlimited' && !decision.allowed) {
       deps.limit.handOver(req, decision);
-      return passOn(req, res);
+      return handOff(req, res);
     }
     // Written in the loop's check phase, once the poll phase has read every request that arrived with this
     // one: under load a turn then reads a batch and writes a batch, instead of answering each request while
@@ -124,10 +131,12 @@ export function cachedReads(deps: CachedReadDeps, passOn: RequestListener): Requ
 
   function failed(req: IncomingMessage, res: ServerResponse, error: unknown): void {
     deps.logger.error({ err: error, url: req.url }, 'cached read failed');
+    // Express has it (and threw): its own error handling answers, a second hand-off would answer twice.
+    if (passedOn.has(req)) return;
     // Answered already (the failure came after the bytes went out, in metrics or logging): nothing to do.
     if (res.writableEnded) return;
     if (res.headersSent) res.destroy();
-    else passOn(req, res);
+    else handOff(req, res);
   }
 
   return (req, res) => {

@@ -31,18 +31,18 @@ export class PublicReadLimit {
 
   /**
    * Charges the client at `address` (an IPv4 address, or its IPv6 /64). Without a promise where the limiter
-   * is in this process (embedded mode), so the cached-read path awaits nothing there.
+   * is in this process (embedded mode), so the cached-read path awaits nothing there. Whatever fails, whether
+   * it throws or rejects, lets the request through unlimited.
    */
   consume(address: string | undefined): ReadCheck | Promise<ReadCheck> {
     const { rateLimiter, rateTiers } = this.deps;
-    const clientKey = rateLimitClientKey(address);
-    if (rateLimiter instanceof MemoryRateLimiter) return rateLimiter.consumeNow(clientKey, rateTiers);
-    // Through a promise's executor, so a limiter that throws instead of rejecting is caught as well.
-    return new Promise<ReadCheck>((resolve) => resolve(rateLimiter.consume(clientKey, rateTiers))).catch((error: unknown) => {
-      limiterFailures.inc();
-      this.deps.logger.warn({ err: error }, 'rate limiter unavailable, request let through unlimited');
-      return 'unlimited' as const;
-    });
+    try {
+      const clientKey = rateLimitClientKey(address);
+      if (chargesInProcess(rateLimiter)) return rateLimiter.consumeNow(clientKey, rateTiers);
+      return rateLimiter.consume(clientKey, rateTiers).catch((error: unknown) => this.failedOpen(error));
+    } catch (error) {
+      return this.failedOpen(error);
+    }
   }
 
   /** Records that `req` was already charged, for the path that answers it. */
@@ -55,6 +55,17 @@ export class PublicReadLimit {
     const earlier = this.handedOver.get(req);
     return Promise.resolve(earlier ?? this.consume(address));
   }
+
+  private failedOpen(error: unknown): 'unlimited' {
+    limiterFailures.inc();
+    this.deps.logger.warn({ err: error }, 'rate limiter unavailable, request let through unlimited');
+    return 'unlimited';
+  }
+}
+
+/** The in-memory limiter charging as itself: a subclass that overrides `consume` is charged through it. */
+function chargesInProcess(limiter: RateLimiter): limiter is MemoryRateLimiter {
+  return limiter instanceof MemoryRateLimiter && limiter.consume === MemoryRateLimiter.prototype.consume;
 }
 
 /**
