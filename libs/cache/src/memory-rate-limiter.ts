@@ -25,7 +25,7 @@ export class MemoryRateLimiter implements RateLimiter {
 
   constructor(private readonly maxWindows = DEFAULT_MAX_WINDOWS) {}
 
-  /** Windows currently held (bounded by `maxWindows`). */
+  /** Windows currently held: at most `maxWindows`, or the charged client's own when it has more tiers than that. */
   get size(): number {
     return this.windowCount;
   }

@@ -57,9 +57,14 @@ function fakeExchange(url = '/v1/timetable/programs') {
       fake.writableEnded = true;
       return fake;
     },
+    destroyed: false,
+    destroy() {
+      fake.destroyed = true;
+      return fake;
+    },
   };
   const res = fake as unknown as ServerResponse;
-  return { req, res, written };
+  return { req, res, written, fake };
 }
 
 /**
@@ -132,5 +137,7 @@ describe('the cached-read path', () => {
     expect(() => handle(miss.req, miss.res)).not.toThrow();
     await nextCheckPhase();
     expect(handle.passedOn).toEqual([miss.req]);
+    // Not left waiting: nothing was answered, so the connection is closed.
+    expect(miss.fake.destroyed).toBe(true);
   });
 });

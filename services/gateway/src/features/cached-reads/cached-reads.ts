@@ -131,8 +131,12 @@ export function cachedReads(deps: CachedReadDeps, passOn: RequestListener): Requ
 
   function failed(req: IncomingMessage, res: ServerResponse, error: unknown): void {
     deps.logger.error({ err: error, url: req.url }, 'cached read failed');
-    // Express has it (and threw): its own error handling answers, a second hand-off would answer twice.
-    if (passedOn.has(req)) return;
+    // Express has it and threw out of its own error handling: a second hand-off could answer twice, and no
+    // answer at all would leave the client waiting, so the connection is closed unless an answer went out.
+    if (passedOn.has(req)) {
+      if (!res.writableEnded) res.destroy();
+      return;
+    }
     // Answered already (the failure came after the bytes went out, in metrics or logging): nothing to do.
     if (res.writableEnded) return;
     if (res.headersSent) res.destroy();
