@@ -17,6 +17,7 @@ import { createGatewayApp } from '@timetable/gateway';
 import { DeveloperIdentity } from '@timetable/http';
 import { createLogger } from '@timetable/observability';
 import { formatProfile, profileWhile } from './support/cpu-profile.js';
+import { median } from './support/median.js';
 import { resultsDir } from './support/results-dir.js';
 
 /** Requests handled per round (BENCH_REQUESTS); a round's time per request is what is reported. */
@@ -92,10 +93,6 @@ async function round(handler: RequestListener): Promise<number> {
   const started = process.hrtime.bigint();
   for (let sent = 0; sent < REQUESTS; sent += BATCH) await Promise.all(Array.from({ length: BATCH }, () => exchange(handler)));
   return Number(process.hrtime.bigint() - started) / REQUESTS;
-}
-
-function median(values: number[]): number {
-  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 }
 
 async function main(): Promise<void> {

@@ -13,6 +13,7 @@ import { formatProfile, profileWhile, type ProfileSummary } from './support/cpu-
 import { startBenchSystem, type BenchSystem } from './support/bench-system.js';
 import { loadTest, type LoadResult } from './support/load-test.js';
 import { formatReport, writeReport, type BenchReport, type ColdRender, type RouteMeasurement } from './support/report.js';
+import { median } from './support/median.js';
 import { procCpuSeconds } from './support/proc-cpu.js';
 import { resultsDir } from './support/results-dir.js';
 
@@ -136,7 +137,7 @@ async function profiled<T>(name: string, profiles: Record<string, ProfileSummary
 }
 
 /** The run with the median requests/s of several. */
-function median(results: LoadResult[]): LoadResult {
+function medianRun(results: LoadResult[]): LoadResult {
   const sorted = [...results].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
   return sorted[Math.floor(sorted.length / 2)]!;
 }
@@ -158,15 +159,10 @@ async function measuredRun(url: string): Promise<MeasuredRun> {
   return { load, cpuMicrosPerRequest };
 }
 
-function medianOf(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
 /** The median of the runs' CPU per request, or null when any run could not read it. */
 function medianCpu(runs: MeasuredRun[]): number | null {
   const values = runs.map((run) => run.cpuMicrosPerRequest);
-  return values.every((value): value is number => value !== null) ? medianOf(values) : null;
+  return values.every((value): value is number => value !== null) ? median(values) : null;
 }
 
 /**
@@ -190,8 +186,8 @@ async function measureRoute(bench: BenchSystem, name: string, routePath: string,
     }
     // One more run under the profiler, reported as a profile only: profiling slows what it measures.
     if (PROFILE) await profiled(name, profiles, () => loadTest({ url, connections: CONNECTIONS, durationSeconds: DURATION_SECONDS }));
-    const gateway = median(gatewayRuns.map((run) => run.load));
-    const bare = median(bareRuns.map((run) => run.load));
+    const gateway = medianRun(gatewayRuns.map((run) => run.load));
+    const bare = medianRun(bareRuns.map((run) => run.load));
     return {
       name,
       path: routePath,

@@ -19,6 +19,7 @@ import { createLogger } from '@timetable/observability';
 import { serveModule } from '@timetable/service-kit';
 import { createWebhookService, deliveryHeaders, webhookMigrations, WEBHOOKS_SCHEMA } from '@timetable/webhook-dispatcher';
 import { formatProfile, profileWhile, type ProfileSummary } from './support/cpu-profile.js';
+import { median } from './support/median.js';
 import { procCpuSeconds } from './support/proc-cpu.js';
 import { resultsDir } from './support/results-dir.js';
 
@@ -90,12 +91,6 @@ function change(): ChangeEvent {
     programId: null, semesterId: null, courseId: null, roomId: null, instructorId: null,
     createdAt: new Date().toISOString(), syncRunId: randomUUID(),
   };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 async function withAdmin(work: (client: pg.Client) => Promise<void>): Promise<void> {

@@ -104,3 +104,12 @@ function windowOf(windows: Window[], windowSeconds: number): Window | undefined 
   for (const window of windows) if (window.windowSeconds === windowSeconds) return window;
   return undefined;
 }
+
+/**
+ * A charge against any limiter: at once from the in-memory one charging as itself, as the limiter's promise
+ * otherwise. A subclass that overrides `consume` (as tests do to inject failures) is charged through it.
+ */
+export function consumeNowOrLater(limiter: RateLimiter, clientKey: string, tiers: RateTier[]): RateDecision | Promise<RateDecision> {
+  if (limiter instanceof MemoryRateLimiter && limiter.consume === MemoryRateLimiter.prototype.consume) return limiter.consumeNow(clientKey, tiers);
+  return limiter.consume(clientKey, tiers);
+}

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { MemoryRateLimiter, type RateDecision, type RateLimiter, type RateTier } from '@timetable/cache';
+import { consumeNowOrLater, type RateDecision, type RateLimiter, type RateTier } from '@timetable/cache';
 import { counter, type Logger } from '@timetable/observability';
 import { rateLimitClientKey } from './client-key.js';
 
@@ -37,9 +37,8 @@ export class PublicReadLimit {
   consume(address: string | undefined): ReadCheck | Promise<ReadCheck> {
     const { rateLimiter, rateTiers } = this.deps;
     try {
-      const clientKey = rateLimitClientKey(address);
-      if (chargesInProcess(rateLimiter)) return rateLimiter.consumeNow(clientKey, rateTiers);
-      return rateLimiter.consume(clientKey, rateTiers).catch((error: unknown) => this.failedOpen(error));
+      const decision = consumeNowOrLater(rateLimiter, rateLimitClientKey(address), rateTiers);
+      return decision instanceof Promise ? decision.catch((error: unknown) => this.failedOpen(error)) : decision;
     } catch (error) {
       return this.failedOpen(error);
     }
@@ -61,11 +60,6 @@ export class PublicReadLimit {
     this.deps.logger.warn({ err: error }, 'rate limiter unavailable, request let through unlimited');
     return 'unlimited';
   }
-}
-
-/** The in-memory limiter charging as itself: a subclass that overrides `consume` is charged through it. */
-function chargesInProcess(limiter: RateLimiter): limiter is MemoryRateLimiter {
-  return limiter instanceof MemoryRateLimiter && limiter.consume === MemoryRateLimiter.prototype.consume;
 }
 
 /**
