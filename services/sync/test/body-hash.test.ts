@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { calendarBodyHash, jsonBodyHash } from '../src/features/upstream-client/body-hash.js';
 
@@ -59,6 +60,39 @@ describe('the hash of a group calendar', () => {
   it('hashes a body in a charset that is not ASCII-compatible whole', () => {
     const utf16 = (uid: string) => Buffer.from(`BEGIN:VCALENDAR\r\nUID:${uid}\r\nEND:VCALENDAR\r\n`, 'utf16le');
     expect(calendarBodyHash(utf16('1'), 'text/calendar; charset=UTF-16LE', '')).not.toBe(calendarBodyHash(utf16('2'), 'text/calendar; charset=UTF-16LE', ''));
+  });
+});
+
+/** What calendarBodyHash is meant to compute, written line by line for clarity rather than speed. */
+function referenceCalendarHash(text: string, contentType: string, salt: string): string {
+  const lines = text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+  const kept: string[] = [];
+  let skipping = false;
+  lines.forEach((line, index) => {
+    const continuation = line.startsWith(' ') || line.startsWith('\t');
+    if (skipping && continuation) return;
+    skipping = index > 0 && (line.startsWith('UID:') || line.startsWith('DTSTAMP:'));
+    if (!skipping) kept.push(line);
+  });
+  return createHash('sha256').update(`${contentType}\n${salt}\n`).update(Buffer.from(kept.join(''), 'latin1')).digest('hex');
+}
+
+describe('the hash of a group calendar, against a line-by-line reference', () => {
+  it('agrees on seeded random feeds: volatile lines first or last, folded, adjacent, unterminated, LF or CRLF', () => {
+    const pieces = ['UID:x', 'DTSTAMP:1', ' cont', '\tcont', 'SUMMARY:UID:y', 'X-UID:z', 'DTSTAMPED:2', 'UID', '', 'BEGIN:VEVENT'];
+    let state = 42;
+    const random = (below: number) => {
+      state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
+      return (state >>> 8) % below;
+    };
+    for (let run = 0; run < 2_000; run += 1) {
+      const ending = random(2) === 0 ? '\n' : '\r\n';
+      const lines = Array.from({ length: random(12) }, () => `${pieces[random(pieces.length)]}${random(3) === 0 ? random(100) : ''}`);
+      const text = lines.join(ending) + (random(3) === 0 ? '' : ending);
+      expect(calendarBodyHash(Buffer.from(text, 'latin1'), ICAL, 'Europe/Berlin'), JSON.stringify(text)).toBe(
+        referenceCalendarHash(text, ICAL, 'Europe/Berlin'),
+      );
+    }
   });
 });
 
