@@ -1,7 +1,8 @@
 /**
  * Sync at scale (bench/README.md, "Sync at scale"): for each scale of BENCH_SCALES (default 10,100), the first
- * sync of the simulator university, publishing its outbox, an unchanged re-sync, a bare loop fetching what that
- * re-sync fetched (its baseline), and a re-sync after the simulator changed about one percent of the events. Each scale runs in a child process of its own, so the
+ * sync of the simulator university, publishing its outbox, two unchanged re-syncs (the first runs its code for
+ * the first time in the process, the second as a running service does), a bare loop fetching what they
+ * fetched (their baseline), and a re-sync after the simulator changed about one percent of the events. Each scale runs in a child process of its own, so the
  * peak RSS of one is not inherited by the next; the simulator runs in a further child process, so the RSS is
  * the sync's own. The sync writes to a fresh database that is dropped after.
  */
@@ -75,8 +76,11 @@ interface ScaleReport {
   entities: number;
   firstSync: RunStep;
   publishOutbox: Step;
+  /** The first unchanged re-sync after the first sync: its code paths run for the first time in the process. */
   unchangedResync: RunStep & { shareOfFirst: number; cpuShareOfFirst: number };
-  /** The same addresses fetched by a bare loop, right after the unchanged re-sync. */
+  /** The next one, as every later interval of a running service runs it: the same work, its code compiled. */
+  unchangedResyncWarm: RunStep & { shareOfFirst: number; cpuShareOfFirst: number };
+  /** The same addresses fetched by a bare loop, right after the unchanged re-syncs (its second pass, warm too). */
   bareFetch: Step & { requests: number; megabytes: number };
   churn: { operations: number; eventsChanged: number; shareOfEvents: number };
   churnResync: RunStep & { shareOfFirst: number };
@@ -163,6 +167,10 @@ async function measure<T>(work: () => Promise<T>, upstreamCpuSeconds: () => Prom
   }
 }
 
+function shareOfFirst(step: RunStep, first: Step): RunStep & { shareOfFirst: number; cpuShareOfFirst: number } {
+  return { ...step, shareOfFirst: step.seconds / first.seconds, cpuShareOfFirst: step.cpuSeconds / first.cpuSeconds };
+}
+
 function runStep(step: Step, result: SyncRunResult): RunStep {
   const { status, created, updated, deleted, feedsParsed, feedsUnchanged, upstreamUnchanged } = result;
   return { ...step, status, created, updated, deleted, feedsParsed, feedsUnchanged, upstreamUnchanged };
@@ -200,7 +208,9 @@ async function benchOneScale(scale: number): Promise<void> {
     const first = await measureStep(() => sync.runOnce());
     const publish = await measureStep(() => sync.relay.drain());
     const unchanged = await measureStep(() => sync.runOnce());
+    const unchangedWarm = await measureStep(() => sync.runOnce());
     const addresses = await addressesLastRead(knex, simulatorUrl);
+    await bareFetch(addresses, UPSTREAM_CONCURRENCY);
     const bare = await measureStep(() => bareFetch(addresses, UPSTREAM_CONCURRENCY));
     const profile = PROFILE
       ? (await profileWhile(path.join(resultsDir, `sync-unchanged-resync-scale-${scale}.cpuprofile`), () => sync.runOnce(), 20)).summary
@@ -231,11 +241,8 @@ async function benchOneScale(scale: number): Promise<void> {
       entities,
       firstSync: runStep(first.step, first.result),
       publishOutbox: publish.step,
-      unchangedResync: {
-        ...runStep(unchanged.step, unchanged.result),
-        shareOfFirst: unchanged.step.seconds / first.step.seconds,
-        cpuShareOfFirst: unchanged.step.cpuSeconds / first.step.cpuSeconds,
-      },
+      unchangedResync: shareOfFirst(runStep(unchanged.step, unchanged.result), first.step),
+      unchangedResyncWarm: shareOfFirst(runStep(unchangedWarm.step, unchangedWarm.result), first.step),
       bareFetch: { ...bare.step, requests: addresses.length, megabytes: bare.result / 2 ** 20 },
       churn: {
         operations,
@@ -282,10 +289,12 @@ function describe(report: ScaleReport): string {
     `  publishing the outbox: ${report.publishOutbox.seconds.toFixed(1)} s, peak RSS ${report.publishOutbox.peakRssMb} MB`,
     `${run('unchanged re-sync', report.unchangedResync)}`,
     `    = ${(report.unchangedResync.shareOfFirst * 100).toFixed(1)} % of the first (CPU ${(report.unchangedResync.cpuShareOfFirst * 100).toFixed(1)} %)`,
+    `${run('unchanged re-sync again (warm)', report.unchangedResyncWarm)}`,
+    `    = ${(report.unchangedResyncWarm.shareOfFirst * 100).toFixed(1)} % of the first (CPU ${(report.unchangedResyncWarm.cpuShareOfFirst * 100).toFixed(1)} %)`,
     `  bare fetch of the same ${report.bareFetch.requests} addresses (${report.bareFetch.megabytes.toFixed(1)} MB), ${UPSTREAM_CONCURRENCY} at a time: ` +
       `${report.bareFetch.seconds.toFixed(2)} s (CPU ${report.bareFetch.cpuSeconds.toFixed(2)} s; the simulator's ${report.bareFetch.upstreamCpuSeconds.toFixed(2)} s)`,
-    `    the unchanged re-sync took ${(report.unchangedResync.seconds / report.bareFetch.seconds).toFixed(2)} times its time and ` +
-      `${(report.unchangedResync.cpuSeconds / report.bareFetch.cpuSeconds).toFixed(2)} times its CPU`,
+    `    the warm unchanged re-sync took ${(report.unchangedResyncWarm.seconds / report.bareFetch.seconds).toFixed(2)} times its time and ` +
+      `${(report.unchangedResyncWarm.cpuSeconds / report.bareFetch.cpuSeconds).toFixed(2)} times its CPU`,
     `  churn: ${report.churn.operations} simulator changes, ${report.churn.eventsChanged} event changes (${(report.churn.shareOfEvents * 100).toFixed(1)} % of the events)`,
     `${run('churn re-sync', report.churnResync)}`,
     `    = ${(report.churnResync.shareOfFirst * 100).toFixed(1)} % of the first`,

@@ -1,0 +1,33 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bareFetch } from '../support/bare-fetch.js';
+
+// Bodies of 1 byte to 300 kB, so some arrive in several chunks; /fail answers 500.
+const sizes = [1, 1_000, 70_000, 300_000, 17_040];
+let server: Server;
+let base: string;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    if (req.url === '/fail') return void res.writeHead(500).end('no');
+    const size = sizes[Number(req.url?.slice(1))] ?? 0;
+    res.writeHead(200, { 'content-length': size }).end(Buffer.alloc(size, 'x'));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+describe('the bench\'s bare fetch', () => {
+  it('reads every answer whole, several at a time, and counts all their bytes', async () => {
+    const addresses = Array.from({ length: 50 }, (_, index) => `${base}/${index % sizes.length}`);
+    const expected = addresses.reduce((sum, _, index) => sum + sizes[index % sizes.length]!, 0);
+    expect(await bareFetch(addresses, 6)).toBe(expected);
+  });
+
+  it('fails on an answer that is not a 200, as the sync would', async () => {
+    await expect(bareFetch([`${base}/0`, `${base}/fail`], 2)).rejects.toThrow(/answered 500/);
+  });
+});
