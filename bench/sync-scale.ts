@@ -45,6 +45,14 @@ const UPSTREAM_VALIDATORS = process.env.BENCH_UPSTREAM_VALIDATORS === '1';
  * slows what it watches, so it counts in no figure): where the sync's own time goes when nothing changed.
  */
 const PROFILE = process.env.BENCH_PROFILE === '1';
+/**
+ * BENCH_UPSTREAM_REPLAY=1: the sync reads the simulator through a replaying proxy (support/replaying-upstream.ts).
+ * The first sync and the churn re-sync read the simulator through it and it records; the unchanged re-syncs and
+ * the bare fetch get its recorded answers from memory, as from an upstream on a machine of its own that keeps
+ * its pages, so what they cost is the sync's own work.
+ */
+const UPSTREAM_REPLAY = process.env.BENCH_UPSTREAM_REPLAY === '1';
+if (UPSTREAM_REPLAY && UPSTREAM_VALIDATORS) throw new Error('BENCH_UPSTREAM_REPLAY and BENCH_UPSTREAM_VALIDATORS do not go together');
 
 interface Step {
   /** RSS when the step began, after a full garbage collection: what earlier steps left behind. */
@@ -98,32 +106,39 @@ async function freePort(): Promise<number> {
   });
 }
 
-interface SimulatorProcess {
+interface UpstreamProcess {
   stop: () => void;
-  /** CPU seconds the simulator process has used so far (from /proc). */
+  /** CPU seconds the process has used so far (from /proc). */
   cpuSeconds: () => Promise<number>;
 }
 
-async function startSimulatorProcess(port: number, scale: number): Promise<SimulatorProcess> {
-  const child = spawn(process.execPath, ['--conditions=@timetable/source', '--import', 'tsx', 'tools/starplan-sim/src/main.ts'], {
+function startSimulatorProcess(port: number, scale: number): Promise<UpstreamProcess> {
+  const env = { SIM_PORT: String(port), SIM_SCALE: String(scale), SIM_HOST: '127.0.0.1', LOG_LEVEL: 'warn', SIM_VALIDATORS: UPSTREAM_VALIDATORS ? '1' : '0' };
+  return startUpstreamProcess('simulator', 'tools/starplan-sim/src/main.ts', env, `http://127.0.0.1:${port}/splan/json?m=getpus`);
+}
+
+function startReplayingUpstream(port: number, simulatorPort: number): Promise<UpstreamProcess> {
+  const env = { REPLAY_PORT: String(port), REPLAY_ORIGIN: `http://127.0.0.1:${simulatorPort}` };
+  return startUpstreamProcess('replaying upstream', 'bench/support/replaying-upstream.ts', env, `http://127.0.0.1:${port}/splan/json?m=getpus`);
+}
+
+async function startUpstreamProcess(name: string, script: string, env: Record<string, string>, probeUrl: string): Promise<UpstreamProcess> {
+  const child = spawn(process.execPath, ['--conditions=@timetable/source', '--import', 'tsx', script], {
     cwd: repoRoot,
-    env: {
-      ...process.env, SIM_PORT: String(port), SIM_SCALE: String(scale), SIM_HOST: '127.0.0.1', LOG_LEVEL: 'warn',
-      SIM_VALIDATORS: UPSTREAM_VALIDATORS ? '1' : '0',
-    },
+    env: { ...process.env, ...env },
     stdio: 'ignore',
   });
-  // However this process ends (a failed start, an exception, running out of memory), the simulator goes with it:
+  // However this process ends (a failed start, an exception, running out of memory), the upstream goes with it:
   // an orphaned simulator at scale 100 keeps a core busy and skews every later measurement.
   const stop = () => child.kill('SIGTERM');
   process.once('exit', stop);
   const deadline = Date.now() + 180_000;
   for (;;) {
-    const answered = await fetch(`http://127.0.0.1:${port}/splan/json?m=getpus`).then((response) => response.ok, () => false);
+    const answered = await fetch(probeUrl).then((response) => response.ok, () => false);
     if (answered) return { stop, cpuSeconds: async () => (await procCpuSeconds(`/proc/${child.pid}/stat`)) ?? Number.NaN };
     if (Date.now() > deadline || child.exitCode !== null) {
       stop();
-      throw new Error('simulator did not start');
+      throw new Error(`${name} did not start`);
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -181,8 +196,22 @@ async function benchOneScale(scale: number): Promise<void> {
   const logger = createLogger({ name: 'sync-bench', level: 'warn' });
   const port = await freePort();
   const simulator = await startSimulatorProcess(port, scale);
-  const measureStep = <T>(work: () => Promise<T>) => measure(work, simulator.cpuSeconds);
-  const simulatorUrl = `http://127.0.0.1:${port}/splan`;
+  const replayPort = UPSTREAM_REPLAY ? await freePort() : undefined;
+  const replay = replayPort === undefined ? undefined : await startReplayingUpstream(replayPort, port).catch((error: unknown) => {
+    simulator.stop();
+    throw error;
+  });
+  // The upstream's CPU: the simulator's, and the replaying proxy's in front of it.
+  const upstreamCpuSeconds = async () => (await simulator.cpuSeconds()) + (replay ? await replay.cpuSeconds() : 0);
+  const measureStep = <T>(work: () => Promise<T>) => measure(work, upstreamCpuSeconds);
+  // Where the sync reads; the simulator's own admin routes are asked directly.
+  const simulatorUrl = `http://127.0.0.1:${replayPort ?? port}/splan`;
+  const simulatorAdminUrl = `http://127.0.0.1:${port}/splan/__admin`;
+  const replayMode = async (mode: 'record' | 'replay') => {
+    if (replayPort === undefined) return;
+    const response = await fetch(`http://127.0.0.1:${replayPort}/__replay/${mode}`, { method: 'POST' });
+    if (response.status !== 204) throw new Error(`the replaying upstream answered ${response.status} to ${mode}`);
+  };
   const database = `timetable_bench_${randomBytes(4).toString('hex')}`;
   await withAdmin((client) => client.query(`create database ${database}`));
   const url = new URL(adminUrl);
@@ -207,6 +236,7 @@ async function benchOneScale(scale: number): Promise<void> {
     };
     const first = await measureStep(() => sync.runOnce());
     const publish = await measureStep(() => sync.relay.drain());
+    await replayMode('replay');
     const unchanged = await measureStep(() => sync.runOnce());
     const unchangedWarm = await measureStep(() => sync.runOnce());
     const addresses = await addressesLastRead(knex, simulatorUrl);
@@ -215,12 +245,13 @@ async function benchOneScale(scale: number): Promise<void> {
     const profile = PROFILE
       ? (await profileWhile(path.join(resultsDir, `sync-unchanged-resync-scale-${scale}.cpuprofile`), () => sync.runOnce(), 20)).summary
       : undefined;
+    await replayMode('record');
     const events = await count('event');
     const entities = await count();
 
     const operations = Math.max(1, Math.round((events * CHURN_SHARE) / EVENTS_PER_CHURN_OPERATION));
     for (let done = 0, seed = 1; done < operations; done += CHURN_PER_REQUEST, seed += 1) {
-      const response = await fetch(`${simulatorUrl}/__admin/churn`, {
+      const response = await fetch(`${simulatorAdminUrl}/churn`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ seed, count: Math.min(CHURN_PER_REQUEST, operations - done) }),
@@ -256,6 +287,7 @@ async function benchOneScale(scale: number): Promise<void> {
   } finally {
     await knex.destroy();
     await withAdmin((client) => client.query(`drop database if exists ${database} with (force)`));
+    replay?.stop();
     simulator.stop();
   }
 }
@@ -279,7 +311,7 @@ async function benchInChild(scale: number): Promise<ScaleReport> {
 
 function describe(report: ScaleReport): string {
   const run = (name: string, step: RunStep) =>
-    `  ${name}: ${step.seconds.toFixed(2)} s (CPU ${step.cpuSeconds.toFixed(2)} s; the simulator's ${step.upstreamCpuSeconds.toFixed(2)} s), ` +
+    `  ${name}: ${step.seconds.toFixed(2)} s (CPU ${step.cpuSeconds.toFixed(2)} s; the upstream's ${step.upstreamCpuSeconds.toFixed(2)} s), ` +
     `RSS ${step.startRssMb} MB at start, peak ${step.peakRssMb} MB, ` +
     `${step.created}/${step.updated}/${step.deleted} created/updated/deleted, feeds parsed ${step.feedsParsed}, unchanged ${step.feedsUnchanged}, ${step.status}` +
     (step.upstreamUnchanged ? ', upstream unchanged' : '');
@@ -292,7 +324,7 @@ function describe(report: ScaleReport): string {
     `${run('unchanged re-sync again (warm)', report.unchangedResyncWarm)}`,
     `    = ${(report.unchangedResyncWarm.shareOfFirst * 100).toFixed(1)} % of the first (CPU ${(report.unchangedResyncWarm.cpuShareOfFirst * 100).toFixed(1)} %)`,
     `  bare fetch of the same ${report.bareFetch.requests} addresses (${report.bareFetch.megabytes.toFixed(1)} MB), ${UPSTREAM_CONCURRENCY} at a time: ` +
-      `${report.bareFetch.seconds.toFixed(2)} s (CPU ${report.bareFetch.cpuSeconds.toFixed(2)} s; the simulator's ${report.bareFetch.upstreamCpuSeconds.toFixed(2)} s)`,
+      `${report.bareFetch.seconds.toFixed(2)} s (CPU ${report.bareFetch.cpuSeconds.toFixed(2)} s; the upstream's ${report.bareFetch.upstreamCpuSeconds.toFixed(2)} s)`,
     `    the warm unchanged re-sync took ${(report.unchangedResyncWarm.seconds / report.bareFetch.seconds).toFixed(2)} times its time and ` +
       `${(report.unchangedResyncWarm.cpuSeconds / report.bareFetch.cpuSeconds).toFixed(2)} times its CPU`,
     `  churn: ${report.churn.operations} simulator changes, ${report.churn.eventsChanged} event changes (${(report.churn.shareOfEvents * 100).toFixed(1)} % of the events)`,
@@ -312,6 +344,12 @@ if (one !== undefined) {
       ? 'upstream: group feeds with ETags, 304 when unchanged (BENCH_UPSTREAM_VALIDATORS=1; StarPlan sends none)\n'
       : 'upstream: as StarPlan, no validators (BENCH_UPSTREAM_VALIDATORS=1 for an upstream that sends them)\n',
   );
+  if (UPSTREAM_REPLAY) {
+    process.stdout.write(
+      'upstream: the simulator behind a replaying proxy (BENCH_UPSTREAM_REPLAY=1): the first sync and the churn re-sync read the simulator ' +
+        'through it, the unchanged re-syncs and the bare fetch its recorded answers from memory\n',
+    );
+  }
   if (scales.some((scale) => !(scale > 0))) throw new Error(`BENCH_SCALES must list positive numbers, got ${process.env.BENCH_SCALES}`);
   const reports: ScaleReport[] = [];
   for (const scale of scales) {
@@ -327,6 +365,13 @@ if (one !== undefined) {
       'unchanged re-sync <= 10 % of the first\n',
   );
   await mkdir(resultsDir, { recursive: true });
-  const result = { measuredAt: new Date().toISOString(), node: process.version, cpus: os.cpus().length, upstreamValidators: UPSTREAM_VALIDATORS, scales: reports };
+  const result = {
+    measuredAt: new Date().toISOString(),
+    node: process.version,
+    cpus: os.cpus().length,
+    upstreamValidators: UPSTREAM_VALIDATORS,
+    upstreamReplay: UPSTREAM_REPLAY,
+    scales: reports,
+  };
   await writeFile(path.join(resultsDir, 'sync-scale.json'), `${JSON.stringify(result, null, 2)}\n`);
 }

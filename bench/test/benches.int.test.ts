@@ -131,6 +131,19 @@ describe('the benches (smoke runs)', () => {
     expect((await done.result<{ upstreamValidators: boolean }>('sync-scale.json')).upstreamValidators).toBe(true);
   }, 240_000);
 
+  it('BENCH_UPSTREAM_REPLAY=1 npm run bench:sync: unchanged re-syncs against recorded answers, the churn re-sync against the simulator', async () => {
+    const done = await bench('bench:sync', { BENCH_SCALES: '1', BENCH_UPSTREAM_REPLAY: '1' });
+    expect(done.stdout).toContain('upstream: the simulator behind a replaying proxy');
+    const result = await done.result<SyncReport & { upstreamReplay: boolean }>('sync-scale.json');
+    expect(result.upstreamReplay).toBe(true);
+    const [scale] = result.scales;
+    expect(scale!.unchangedResyncWarm.feedsParsed).toBe(0);
+    expect(scale!.unchangedResyncWarm.feedsUnchanged).toBe(scale!.firstSync.feedsParsed);
+    // Recording again before the churn: the churn re-sync saw the simulator's changes, not the recorded answers.
+    expect(scale!.churn.eventsChanged).toBeGreaterThan(0);
+    expect(scale!.churnResync.feedsParsed).toBeGreaterThan(0);
+  }, 240_000);
+
   it('npm run bench:webhooks: signed deliveries a second against a bare undici loop in the same run, and one dead subscriber', async () => {
     const done = await bench('bench:webhooks', { BENCH_CHANGES: '20', BENCH_RATIO_ROUNDS: '1', BENCH_NEW_DEAD_ROUNDS: '1', BENCH_DEAD_ROUNDS: '1' });
     const out = done.stdout;
