@@ -1,9 +1,10 @@
 /**
  * Sync at scale (bench/README.md, "Sync at scale"): for each scale of BENCH_SCALES (default 10,100), the first
  * sync of the simulator university, publishing its outbox, two unchanged re-syncs (the first runs its code for
- * the first time in the process, the second as a running service does), a bare loop fetching what they
- * fetched (their baseline), and a re-sync after the simulator changed about one percent of the events. Each scale runs in a child process of its own, so the
- * peak RSS of one is not inherited by the next; the simulator runs in a further child process, so the RSS is
+ * the first time in the process, the second as a running service does), bare loops fetching, and fetching
+ * and hashing, what they fetched (their baselines), and a re-sync after the simulator changed about one
+ * percent of the events. Each scale runs in a child process of its own, so the peak RSS of one is not
+ * inherited by the next; the simulator runs in a further child process, so the RSS is
  * the sync's own. The sync writes to a fresh database that is dropped after.
  */
 import { spawn } from 'node:child_process';
@@ -48,7 +49,7 @@ const PROFILE = process.env.BENCH_PROFILE === '1';
 /**
  * BENCH_UPSTREAM_REPLAY=1: the sync reads the simulator through a replaying proxy (support/replaying-upstream.ts).
  * The first sync and the churn re-sync read the simulator through it and it records; the unchanged re-syncs and
- * the bare fetch get its recorded answers from memory, as from an upstream on a machine of its own that keeps
+ * the bare fetches get its recorded answers from memory, as from an upstream on a machine of its own that keeps
  * its pages, so what they cost is the sync's own work.
  */
 const UPSTREAM_REPLAY = process.env.BENCH_UPSTREAM_REPLAY === '1';
@@ -90,6 +91,14 @@ interface ScaleReport {
   unchangedResyncWarm: RunStep & { shareOfFirst: number; cpuShareOfFirst: number };
   /** The same addresses fetched by a bare loop, right after the unchanged re-syncs (its second pass, warm too). */
   bareFetch: Step & { requests: number; megabytes: number };
+  /** The same loop hashing each answer as the sync does: the least a re-sync can do without validators. */
+  bareFetchAndHash: Step;
+  /**
+   * With BENCH_UPSTREAM_REPLAY=1, the replaying proxy's GETs in each phase: answered from memory or forwarded to
+   * the simulator. The unchanged phase (both unchanged re-syncs, the bare fetches and a profiled re-sync) should
+   * forward none, the churn re-sync replay none.
+   */
+  replayCounts?: { first: ReplayCounts; unchanged: ReplayCounts; churn: ReplayCounts };
   churn: { operations: number; eventsChanged: number; shareOfEvents: number };
   churnResync: RunStep & { shareOfFirst: number };
   /** With BENCH_PROFILE=1: the sync process during an unchanged re-sync of its own. */
@@ -115,6 +124,11 @@ interface UpstreamProcess {
 function startSimulatorProcess(port: number, scale: number): Promise<UpstreamProcess> {
   const env = { SIM_PORT: String(port), SIM_SCALE: String(scale), SIM_HOST: '127.0.0.1', LOG_LEVEL: 'warn', SIM_VALIDATORS: UPSTREAM_VALIDATORS ? '1' : '0' };
   return startUpstreamProcess('simulator', 'tools/starplan-sim/src/main.ts', env, `http://127.0.0.1:${port}/splan/json?m=getpus`);
+}
+
+interface ReplayCounts {
+  replayed: number;
+  forwarded: number;
 }
 
 function startReplayingUpstream(port: number, simulatorPort: number): Promise<UpstreamProcess> {
@@ -207,10 +221,18 @@ async function benchOneScale(scale: number): Promise<void> {
   // Where the sync reads; the simulator's own admin routes are asked directly.
   const simulatorUrl = `http://127.0.0.1:${replayPort ?? port}/splan`;
   const simulatorAdminUrl = `http://127.0.0.1:${port}/splan/__admin`;
-  const replayMode = async (mode: 'record' | 'replay') => {
-    if (replayPort === undefined) return;
-    const response = await fetch(`http://127.0.0.1:${replayPort}/__replay/${mode}`, { method: 'POST' });
-    if (response.status !== 204) throw new Error(`the replaying upstream answered ${response.status} to ${mode}`);
+  // Switches the replaying proxy's mode and returns its counts of the phase that ends (since the last switch).
+  let countsBefore: ReplayCounts = { replayed: 0, forwarded: 0 };
+  const replayMode = async (mode: 'record' | 'replay' | 'end'): Promise<ReplayCounts | undefined> => {
+    if (replayPort === undefined) return undefined;
+    const counted = (await (await fetch(`http://127.0.0.1:${replayPort}/__replay/counts`)).json()) as ReplayCounts;
+    if (mode !== 'end') {
+      const response = await fetch(`http://127.0.0.1:${replayPort}/__replay/${mode}`, { method: 'POST' });
+      if (response.status !== 204) throw new Error(`the replaying upstream answered ${response.status} to ${mode}`);
+    }
+    const phase = { replayed: counted.replayed - countsBefore.replayed, forwarded: counted.forwarded - countsBefore.forwarded };
+    countsBefore = counted;
+    return phase;
   };
   const database = `timetable_bench_${randomBytes(4).toString('hex')}`;
   await withAdmin((client) => client.query(`create database ${database}`));
@@ -236,16 +258,18 @@ async function benchOneScale(scale: number): Promise<void> {
     };
     const first = await measureStep(() => sync.runOnce());
     const publish = await measureStep(() => sync.relay.drain());
-    await replayMode('replay');
+    const firstCounts = await replayMode('replay');
     const unchanged = await measureStep(() => sync.runOnce());
     const unchangedWarm = await measureStep(() => sync.runOnce());
     const addresses = await addressesLastRead(knex, simulatorUrl);
     await bareFetch(addresses, UPSTREAM_CONCURRENCY);
     const bare = await measureStep(() => bareFetch(addresses, UPSTREAM_CONCURRENCY));
+    await bareFetch(addresses, UPSTREAM_CONCURRENCY, { hash: true });
+    const bareAndHash = await measureStep(() => bareFetch(addresses, UPSTREAM_CONCURRENCY, { hash: true }));
     const profile = PROFILE
       ? (await profileWhile(path.join(resultsDir, `sync-unchanged-resync-scale-${scale}.cpuprofile`), () => sync.runOnce(), 20)).summary
       : undefined;
-    await replayMode('record');
+    const unchangedCounts = await replayMode('record');
     const events = await count('event');
     const entities = await count();
 
@@ -259,6 +283,7 @@ async function benchOneScale(scale: number): Promise<void> {
       if (!response.ok) throw new Error(`churn answered HTTP ${response.status}`);
     }
     const churned = await measureStep(() => sync.runOnce());
+    const churnCounts = await replayMode('end');
     const eventsChanged = await knex('outbox')
       .where({ topic: topics.changes.name })
       .whereRaw(`value->>'syncRunId' = ?`, [churned.result.syncRunId])
@@ -275,6 +300,7 @@ async function benchOneScale(scale: number): Promise<void> {
       unchangedResync: shareOfFirst(runStep(unchanged.step, unchanged.result), first.step),
       unchangedResyncWarm: shareOfFirst(runStep(unchangedWarm.step, unchangedWarm.result), first.step),
       bareFetch: { ...bare.step, requests: addresses.length, megabytes: bare.result / 2 ** 20 },
+      bareFetchAndHash: bareAndHash.step,
       churn: {
         operations,
         eventsChanged: Number(eventsChanged[0]?.count ?? 0),
@@ -282,6 +308,7 @@ async function benchOneScale(scale: number): Promise<void> {
       },
       churnResync: { ...runStep(churned.step, churned.result), shareOfFirst: churned.step.seconds / first.step.seconds },
       unchangedResyncProfile: profile,
+      ...(firstCounts && unchangedCounts && churnCounts ? { replayCounts: { first: firstCounts, unchanged: unchangedCounts, churn: churnCounts } } : {}),
     };
     process.stdout.write(`${RESULT_PREFIX}${JSON.stringify(report)}\n`);
   } finally {
@@ -309,6 +336,11 @@ async function benchInChild(scale: number): Promise<ScaleReport> {
   return JSON.parse(line.slice(RESULT_PREFIX.length)) as ScaleReport;
 }
 
+function replayPhases(counts: NonNullable<ScaleReport['replayCounts']>): string {
+  const phase = ({ replayed, forwarded }: ReplayCounts) => `${replayed}/${forwarded}`;
+  return `first sync ${phase(counts.first)}, unchanged re-syncs and bare fetches ${phase(counts.unchanged)}, churn re-sync ${phase(counts.churn)}`;
+}
+
 function describe(report: ScaleReport): string {
   const run = (name: string, step: RunStep) =>
     `  ${name}: ${step.seconds.toFixed(2)} s (CPU ${step.cpuSeconds.toFixed(2)} s; the upstream's ${step.upstreamCpuSeconds.toFixed(2)} s), ` +
@@ -327,9 +359,14 @@ function describe(report: ScaleReport): string {
       `${report.bareFetch.seconds.toFixed(2)} s (CPU ${report.bareFetch.cpuSeconds.toFixed(2)} s; the upstream's ${report.bareFetch.upstreamCpuSeconds.toFixed(2)} s)`,
     `    the warm unchanged re-sync took ${(report.unchangedResyncWarm.seconds / report.bareFetch.seconds).toFixed(2)} times its time and ` +
       `${(report.unchangedResyncWarm.cpuSeconds / report.bareFetch.cpuSeconds).toFixed(2)} times its CPU`,
+    `  the same, each answer hashed as the sync does: ${report.bareFetchAndHash.seconds.toFixed(2)} s (CPU ${report.bareFetchAndHash.cpuSeconds.toFixed(2)} s; ` +
+      `the upstream's ${report.bareFetchAndHash.upstreamCpuSeconds.toFixed(2)} s)`,
+    `    the warm unchanged re-sync took ${(report.unchangedResyncWarm.seconds / report.bareFetchAndHash.seconds).toFixed(2)} times its time and ` +
+      `${(report.unchangedResyncWarm.cpuSeconds / report.bareFetchAndHash.cpuSeconds).toFixed(2)} times its CPU`,
     `  churn: ${report.churn.operations} simulator changes, ${report.churn.eventsChanged} event changes (${(report.churn.shareOfEvents * 100).toFixed(1)} % of the events)`,
     `${run('churn re-sync', report.churnResync)}`,
     `    = ${(report.churnResync.shareOfFirst * 100).toFixed(1)} % of the first`,
+    ...(report.replayCounts ? [`  the replaying upstream's GETs, replayed/forwarded: ${replayPhases(report.replayCounts)}`] : []),
   ].join('\n');
 }
 
@@ -347,7 +384,7 @@ if (one !== undefined) {
   if (UPSTREAM_REPLAY) {
     process.stdout.write(
       'upstream: the simulator behind a replaying proxy (BENCH_UPSTREAM_REPLAY=1): the first sync and the churn re-sync read the simulator ' +
-        'through it, the unchanged re-syncs and the bare fetch its recorded answers from memory\n',
+        'through it, the unchanged re-syncs and the bare fetches its recorded answers from memory\n',
     );
   }
   if (scales.some((scale) => !(scale > 0))) throw new Error(`BENCH_SCALES must list positive numbers, got ${process.env.BENCH_SCALES}`);

@@ -1,6 +1,6 @@
 import type { Knex } from '@timetable/db';
 import { Agent } from 'undici';
-import { groupCalendarUrl } from '@timetable/sync';
+import { calendarBodyHash, groupCalendarUrl, jsonBodyHash } from '@timetable/sync';
 
 /**
  * The upstream addresses the sync's last run read, from what it keeps to skip unchanged answers
@@ -17,12 +17,17 @@ export async function addressesLastRead(knex: Knex, baseUrl: string): Promise<st
   );
 }
 
+/** The time zone the bench's sync runs with, which salts a feed's hash as it does in the sync. */
+const SYNC_TIME_ZONE = 'Europe/Berlin';
+
 /**
  * A plain client fetching what the upstream answers: GET every address through undici's dispatch API,
  * `concurrency` at a time (the sync's), and keep each body's bytes, nothing else: the least a client can do
- * to read the same answers. Returns the bytes read.
+ * to read the same answers. With `hash`, it also hashes each answer as the sync does to know that it did not
+ * change (a feed without its UID and DTSTAMP lines, a list whole): the least a re-sync can do without
+ * validators. Returns the bytes read.
  */
-export async function bareFetch(addresses: readonly string[], concurrency: number): Promise<number> {
+export async function bareFetch(addresses: readonly string[], concurrency: number, options: { hash?: boolean } = {}): Promise<number> {
   const agent = new Agent();
   let next = 0;
   let bytes = 0;
@@ -32,8 +37,9 @@ export async function bareFetch(addresses: readonly string[], concurrency: numbe
         while (next < addresses.length) {
           const address = new URL(addresses[next++]!);
           // Read first: `bytes += await ...` would add to the total as it stood before the wait.
-          const read = await getBytes(agent, address);
-          bytes += read;
+          const answer = await getAnswer(agent, address);
+          if (options.hash) hashLikeTheSync(address, answer);
+          bytes += answer.bytes.length;
         }
       }),
     );
@@ -43,16 +49,40 @@ export async function bareFetch(addresses: readonly string[], concurrency: numbe
   return bytes;
 }
 
-function getBytes(agent: Agent, url: URL): Promise<number> {
+interface Answer {
+  contentType: string | null;
+  bytes: Buffer;
+}
+
+function hashLikeTheSync(address: URL, { bytes, contentType }: Answer): string {
+  return address.pathname.endsWith('/ical') ? calendarBodyHash(bytes, contentType, SYNC_TIME_ZONE) : jsonBodyHash(bytes, contentType);
+}
+
+function getAnswer(agent: Agent, url: URL): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
+    let size = 0;
     let status = 0;
+    let contentType: string | null = null;
     agent.dispatch({ origin: url.origin, path: `${url.pathname}${url.search}`, method: 'GET' }, {
       // undici tells this handler API from its older one by onRequestStart.
       onRequestStart: () => undefined,
-      onResponseStart: (_controller, statusCode) => void (status = statusCode),
-      onResponseData: (_controller, chunk) => void chunks.push(chunk),
-      onResponseEnd: () => (status === 200 ? resolve(Buffer.concat(chunks).length) : reject(new Error(`${url.href} answered ${status}`))),
+      onResponseStart: (_controller, statusCode, headers) => {
+        // A 1xx is not the answer, as in the sync's own handler.
+        if (statusCode < 200) return;
+        status = statusCode;
+        const type = headers['content-type'];
+        contentType = (Array.isArray(type) ? type[0] : type) ?? null;
+      },
+      onResponseData: (_controller, chunk) => {
+        chunks.push(chunk);
+        size += chunk.length;
+      },
+      onResponseEnd: () => {
+        if (status !== 200) return reject(new Error(`${url.href} answered ${status}`));
+        // As the sync: one chunk is the body itself, several are joined.
+        resolve({ contentType, bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) });
+      },
       onResponseError: (_controller, error) => reject(error),
     });
   });

@@ -7,6 +7,8 @@
  *
  * Run as a process of its own (so its CPU is not the sync's): REPLAY_ORIGIN=http://127.0.0.1:<simulator port>
  * REPLAY_PORT=<port>. `POST /__replay/record` and `POST /__replay/replay` switch the mode; it starts recording.
+ * `GET /__replay/counts` tells how many GETs it has answered from memory and how many it forwarded, so a bench
+ * can show which of its steps the simulator served.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Agent, request } from 'undici';
@@ -21,6 +23,7 @@ export function replayingUpstream(origin: string): (req: IncomingMessage, res: S
   const agent = new Agent();
   const answers = new Map<string, Answer>();
   let replaying = false;
+  const counts = { replayed: 0, forwarded: 0 };
 
   async function forward(url: string): Promise<Answer> {
     const { statusCode, headers, body } = await request(`${origin}${url}`, { dispatcher: agent });
@@ -42,15 +45,21 @@ export function replayingUpstream(origin: string): (req: IncomingMessage, res: S
       res.writeHead(204).end();
       return;
     }
+    if (req.method === 'GET' && url === '/__replay/counts') {
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(counts));
+      return;
+    }
     if (req.method !== 'GET') {
       res.writeHead(405).end();
       return;
     }
     const known = replaying ? answers.get(url) : undefined;
     if (known) {
+      counts.replayed += 1;
       res.writeHead(known.status, known.headers).end(known.body);
       return;
     }
+    counts.forwarded += 1;
     forward(url).then(
       (answer) => res.writeHead(answer.status, answer.headers).end(answer.body),
       (error: unknown) => res.writeHead(502, { 'Content-Type': 'text/plain' }).end(String(error)),

@@ -11,6 +11,8 @@ let base: string;
 beforeAll(async () => {
   server = createServer((req, res) => {
     if (req.url === '/fail') return void res.writeHead(500).end('no');
+    if (req.url?.startsWith('/ical?')) return void res.writeHead(200, { 'content-type': 'text/calendar; charset=UTF-8' }).end('BEGIN:VCALENDAR\r\nUID:1\r\nEND:VCALENDAR\r\n');
+    if (req.url?.startsWith('/json?')) return void res.writeHead(200, { 'content-type': 'application/json; charset=ISO-8859-1' }).end('[[{"id":1}]]');
     const size = sizes[Number(req.url?.slice(1))] ?? 0;
     res.writeHead(200, { 'content-length': size }).end(Buffer.alloc(size, 'x'));
   });
@@ -25,6 +27,11 @@ describe('the bench\'s bare fetch', () => {
     const addresses = Array.from({ length: 50 }, (_, index) => `${base}/${index % sizes.length}`);
     const expected = addresses.reduce((sum, _, index) => sum + sizes[index % sizes.length]!, 0);
     expect(await bareFetch(addresses, 6)).toBe(expected);
+  });
+
+  it('hashes feeds and lists as the sync does when asked, reading the same bytes', async () => {
+    const addresses = [`${base}/ical?pgid=1`, `${base}/json?m=getpus`, `${base}/ical?pgid=2`];
+    expect(await bareFetch(addresses, 2, { hash: true })).toBe(await bareFetch(addresses, 2));
   });
 
   it('fails on an answer that is not a 200, as the sync would', async () => {

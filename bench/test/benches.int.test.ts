@@ -35,12 +35,18 @@ interface CatalogReport {
   icalCold: { name: string; events: number; medianMs: number }[];
 }
 
+interface ReplayCounts {
+  replayed: number;
+  forwarded: number;
+}
+
 interface SyncStep {
   seconds: number;
   cpuSeconds: number;
   peakRssMb: number;
   feedsParsed: number;
   feedsUnchanged: number;
+  upstreamUnchanged: boolean;
 }
 
 interface SyncReport {
@@ -51,6 +57,8 @@ interface SyncReport {
     unchangedResync: SyncStep & { shareOfFirst: number };
     unchangedResyncWarm: SyncStep & { shareOfFirst: number };
     bareFetch: { seconds: number; requests: number; megabytes: number };
+    bareFetchAndHash: { seconds: number };
+    replayCounts?: { first: ReplayCounts; unchanged: ReplayCounts; churn: ReplayCounts };
     churn: { eventsChanged: number };
     churnResync: SyncStep & { shareOfFirst: number };
   }[];
@@ -111,12 +119,15 @@ describe('the benches (smoke runs)', () => {
     expect(scale!.firstSync.feedsParsed).toBeGreaterThan(0);
     // Unchanged, twice: every feed skipped unparsed, and the bare loop fetched what they fetched.
     for (const resync of [scale!.unchangedResync, scale!.unchangedResyncWarm]) {
+      // Known unchanged from the fingerprint of every answer, so nothing was loaded, built or compared.
+      expect(resync.upstreamUnchanged).toBe(true);
       expect(resync.feedsParsed).toBe(0);
       expect(resync.feedsUnchanged).toBe(scale!.firstSync.feedsParsed);
       expect(resync.shareOfFirst).toBeCloseTo(resync.seconds / scale!.firstSync.seconds, 6);
     }
     expect(scale!.bareFetch.requests).toBeGreaterThan(scale!.firstSync.feedsParsed);
     expect(scale!.bareFetch.megabytes).toBeGreaterThan(0);
+    expect(scale!.bareFetchAndHash.seconds).toBeGreaterThan(0);
     expect(scale!.churn.eventsChanged).toBeGreaterThan(0);
     expect(scale!.churnResync.feedsParsed).toBeGreaterThan(0);
     for (const step of [scale!.firstSync, scale!.unchangedResync, scale!.unchangedResyncWarm, scale!.churnResync]) expect(step.peakRssMb).toBeGreaterThan(0);
@@ -137,8 +148,18 @@ describe('the benches (smoke runs)', () => {
     const result = await done.result<SyncReport & { upstreamReplay: boolean }>('sync-scale.json');
     expect(result.upstreamReplay).toBe(true);
     const [scale] = result.scales;
-    expect(scale!.unchangedResyncWarm.feedsParsed).toBe(0);
+    expect(scale!.unchangedResyncWarm.upstreamUnchanged).toBe(true);
     expect(scale!.unchangedResyncWarm.feedsUnchanged).toBe(scale!.firstSync.feedsParsed);
+    // The first sync and the churn re-sync read the simulator; the unchanged re-syncs and the bare fetches only
+    // the recorded answers.
+    const counts = scale!.replayCounts!;
+    expect(counts.first).toEqual({ replayed: 0, forwarded: expect.any(Number) });
+    expect(counts.first.forwarded).toBeGreaterThan(0);
+    expect(counts.unchanged.forwarded).toBe(0);
+    // Each of the two re-syncs and the four bare passes (two fetching, two hashing too) read every address once.
+    expect(counts.unchanged.replayed).toBe(6 * scale!.bareFetch.requests);
+    expect(counts.churn).toEqual({ replayed: 0, forwarded: expect.any(Number) });
+    expect(counts.churn.forwarded).toBeGreaterThan(0);
     // Recording again before the churn: the churn re-sync saw the simulator's changes, not the recorded answers.
     expect(scale!.churn.eventsChanged).toBeGreaterThan(0);
     expect(scale!.churnResync.feedsParsed).toBeGreaterThan(0);

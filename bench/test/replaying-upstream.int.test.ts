@@ -46,5 +46,8 @@ describe('the bench\'s replaying upstream', () => {
     await mode('record');
     expect((await get('/splan/ical?pgid=1')).text).toBe('/splan/ical?pgid=1 v2');
     expect(asked).toBe(askedBefore + 2);
+    // What it counted: three GETs forwarded (recording, an unknown one while replaying, recording again) and
+    // one answered from memory.
+    expect(await (await fetch(`${proxy.url}/__replay/counts`)).json()).toEqual({ replayed: 1, forwarded: 3 });
   });
 });

@@ -14,4 +14,5 @@ export {
 } from './features/normalise/upstream-ids.js';
 export { loadSyncConfig, syncConfigFields, type SyncConfig } from './config.js';
 export { groupCalendarUrl } from './features/upstream-client/starplan-client.js';
+export { calendarBodyHash, jsonBodyHash } from './features/upstream-client/body-hash.js';
 export { UPSTREAM_CONCURRENCY } from './features/upstream-client/read-upstream.js';
