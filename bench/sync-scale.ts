@@ -18,7 +18,7 @@ import { topics } from '@timetable/contracts';
 import { createKnex, migrateToLatest } from '@timetable/db';
 import { createLogger } from '@timetable/observability';
 import { createSyncService, SYNC_SCHEMA, syncMigrations, UPSTREAM_CONCURRENCY, type SyncRunResult } from '@timetable/sync';
-import { addressesLastRead, bareFetch } from './support/bare-fetch.js';
+import { bareFetch, hashesLastRead } from './support/bare-fetch.js';
 import { deployedNodeOptions } from '../scripts/stack/deployed-node-options.js';
 import { formatProfile, profileWhile, type ProfileSummary } from './support/cpu-profile.js';
 import { procCpuSeconds } from './support/proc-cpu.js';
@@ -34,6 +34,7 @@ const EVENTS_PER_CHURN_OPERATION = 2;
 /** The simulator applies at most this many changes per request. */
 const CHURN_PER_REQUEST = 1000;
 const RESULT_PREFIX = 'SYNC_SCALE_RESULT ';
+const SYNC_TIME_ZONE = 'Europe/Berlin';
 const SYNC_NODE_OPTIONS = deployedNodeOptions('sync');
 /**
  * BENCH_UPSTREAM_VALIDATORS=1: the simulator's group feeds carry ETags and answer 304 to a request naming the
@@ -49,8 +50,8 @@ const PROFILE = process.env.BENCH_PROFILE === '1';
 /**
  * BENCH_UPSTREAM_REPLAY=1: the sync reads the simulator through a replaying proxy (support/replaying-upstream.ts).
  * The first sync and the churn re-sync read the simulator through it and it records; the unchanged re-syncs and
- * the bare fetches get its recorded answers from memory, as from an upstream on a machine of its own that keeps
- * its pages, so what they cost is the sync's own work.
+ * the bare fetches get its recorded answers from memory, as from an upstream that keeps its pages and answers
+ * at once, so what they cost is the sync's own work rather than the simulator's serving rate.
  */
 const UPSTREAM_REPLAY = process.env.BENCH_UPSTREAM_REPLAY === '1';
 if (UPSTREAM_REPLAY && UPSTREAM_VALIDATORS) throw new Error('BENCH_UPSTREAM_REPLAY and BENCH_UPSTREAM_VALIDATORS do not go together');
@@ -248,7 +249,7 @@ async function benchOneScale(scale: number): Promise<void> {
       logger,
       upstreamBaseUrl: simulatorUrl,
       intervalSeconds: 3600,
-      timeZone: 'Europe/Berlin',
+      timeZone: SYNC_TIME_ZONE,
       fetchTimeoutMs: 60_000,
     });
     const count = async (entityType?: string) => {
@@ -261,11 +262,18 @@ async function benchOneScale(scale: number): Promise<void> {
     const firstCounts = await replayMode('replay');
     const unchanged = await measureStep(() => sync.runOnce());
     const unchangedWarm = await measureStep(() => sync.runOnce());
-    const addresses = await addressesLastRead(knex, simulatorUrl);
+    const storedHashes = await hashesLastRead(knex, simulatorUrl);
+    const addresses = [...storedHashes.keys()];
     await bareFetch(addresses, UPSTREAM_CONCURRENCY);
     const bare = await measureStep(() => bareFetch(addresses, UPSTREAM_CONCURRENCY));
-    await bareFetch(addresses, UPSTREAM_CONCURRENCY, { hash: true });
-    const bareAndHash = await measureStep(() => bareFetch(addresses, UPSTREAM_CONCURRENCY, { hash: true }));
+    // The unmeasured pass checks that the loop hashes every answer as the sync did.
+    const differing: string[] = [];
+    await bareFetch(addresses, UPSTREAM_CONCURRENCY, {
+      timeZone: SYNC_TIME_ZONE,
+      onHash: (address, hash) => void (storedHashes.get(address) !== hash && differing.push(address)),
+    });
+    if (differing.length > 0) throw new Error(`the bare loop hashed ${differing.length} answers unlike the sync, e.g. ${differing[0]}`);
+    const bareAndHash = await measureStep(() => bareFetch(addresses, UPSTREAM_CONCURRENCY, { timeZone: SYNC_TIME_ZONE }));
     const profile = PROFILE
       ? (await profileWhile(path.join(resultsDir, `sync-unchanged-resync-scale-${scale}.cpuprofile`), () => sync.runOnce(), 20)).summary
       : undefined;

@@ -3,31 +3,39 @@ import { Agent } from 'undici';
 import { calendarBodyHash, groupCalendarUrl, jsonBodyHash } from '@timetable/sync';
 
 /**
- * The upstream addresses the sync's last run read, from what it keeps to skip unchanged answers
- * (`upstream_bodies`: a list request relative to the base URL, or `feed:<pgid>` for a group's feed, whose
- * address also names the planning unit, taken from the programs list request `json?m=getogs&pu=<id>`).
+ * The upstream addresses the sync's last run read, each with the hash it stored for the answer, from what it
+ * keeps to skip unchanged answers (`upstream_bodies`: a list request relative to the base URL, or `feed:<pgid>`
+ * for a group's feed, whose address also names the planning unit, taken from the programs list request
+ * `json?m=getogs&pu=<id>`).
  */
-export async function addressesLastRead(knex: Knex, baseUrl: string): Promise<string[]> {
-  const sources = (await knex('upstream_bodies').select('source')).map((row: { source: string }) => row.source);
-  const programsList = sources.find((source) => source.startsWith('json?m=getogs&'));
-  const pu = programsList === undefined ? null : new URLSearchParams(programsList.slice('json?'.length)).get('pu');
+export async function hashesLastRead(knex: Knex, baseUrl: string): Promise<Map<string, string>> {
+  const rows: { source: string; body_hash: string }[] = await knex('upstream_bodies').select('source', 'body_hash');
+  const programsList = rows.find(({ source }) => source.startsWith('json?m=getogs&'));
+  const pu = programsList === undefined ? null : new URLSearchParams(programsList.source.slice('json?'.length)).get('pu');
   if (pu === null) throw new Error('the last run read no programs list, so its feeds\' planning unit is unknown');
-  return sources.map((source) =>
-    source.startsWith('feed:') ? groupCalendarUrl(baseUrl, Number(pu), Number(source.slice('feed:'.length))) : `${baseUrl}/${source}`,
+  return new Map(
+    rows.map(({ source, body_hash: hash }) => [
+      source.startsWith('feed:') ? groupCalendarUrl(baseUrl, Number(pu), Number(source.slice('feed:'.length))) : `${baseUrl}/${source}`,
+      hash,
+    ]),
   );
 }
-
-/** The time zone the bench's sync runs with, which salts a feed's hash as it does in the sync. */
-const SYNC_TIME_ZONE = 'Europe/Berlin';
 
 /**
  * A plain client fetching what the upstream answers: GET every address through undici's dispatch API,
  * `concurrency` at a time (the sync's), and keep each body's bytes, nothing else: the least a client can do
  * to read the same answers. With `hash`, it also hashes each answer as the sync does to know that it did not
- * change (a feed without its UID and DTSTAMP lines, a list whole): the least a re-sync can do without
- * validators. Returns the bytes read.
+ * change (a feed without its UID and DTSTAMP lines, salted with the time zone; a list whole): the least a
+ * re-sync can do without validators. Returns the bytes read.
  */
-export async function bareFetch(addresses: readonly string[], concurrency: number, options: { hash?: boolean } = {}): Promise<number> {
+export interface HashOptions {
+  /** The sync's time zone, which salts a feed's hash. */
+  timeZone: string;
+  /** Called with each answer's hash (to check them against the sync's; not while measuring). */
+  onHash?: (address: string, hash: string) => void;
+}
+
+export async function bareFetch(addresses: readonly string[], concurrency: number, hash?: HashOptions): Promise<number> {
   const agent = new Agent();
   let next = 0;
   let bytes = 0;
@@ -38,7 +46,10 @@ export async function bareFetch(addresses: readonly string[], concurrency: numbe
           const address = new URL(addresses[next++]!);
           // Read first: `bytes += await ...` would add to the total as it stood before the wait.
           const answer = await getAnswer(agent, address);
-          if (options.hash) hashLikeTheSync(address, answer);
+          if (hash) {
+            const hashed = hashLikeTheSync(address, answer, hash.timeZone);
+            hash.onHash?.(address.href, hashed);
+          }
           bytes += answer.bytes.length;
         }
       }),
@@ -54,8 +65,8 @@ interface Answer {
   bytes: Buffer;
 }
 
-function hashLikeTheSync(address: URL, { bytes, contentType }: Answer): string {
-  return address.pathname.endsWith('/ical') ? calendarBodyHash(bytes, contentType, SYNC_TIME_ZONE) : jsonBodyHash(bytes, contentType);
+function hashLikeTheSync(address: URL, { bytes, contentType }: Answer, timeZone: string): string {
+  return address.pathname.endsWith('/ical') ? calendarBodyHash(bytes, contentType, timeZone) : jsonBodyHash(bytes, contentType);
 }
 
 function getAnswer(agent: Agent, url: URL): Promise<Answer> {

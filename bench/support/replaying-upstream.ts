@@ -2,8 +2,9 @@
  * An upstream that costs next to nothing to ask again, for `BENCH_UPSTREAM_REPLAY=1 npm run bench:sync`: a
  * proxy in front of the simulator. While recording it forwards every GET and keeps the answer (status,
  * Content-Type, bytes); while replaying it answers an address it knows from memory (one it does not know is
- * forwarded and kept). It stands for an upstream on a machine of its own that keeps its pages: what the sync
- * spends against it is the sync's own work, not the simulator rendering each answer on the same two cores.
+ * forwarded and kept), at about a tenth of what the simulator spends rendering it. It stands for an upstream
+ * that keeps its pages and answers at once: what the sync spends against it is the sync's own work, not the
+ * upstream's serving rate (the simulator renders each answer, one request at a time).
  *
  * Run as a process of its own (so its CPU is not the sync's): REPLAY_ORIGIN=http://127.0.0.1:<simulator port>
  * REPLAY_PORT=<port>. `POST /__replay/record` and `POST /__replay/replay` switch the mode; it starts recording.
