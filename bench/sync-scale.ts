@@ -23,6 +23,7 @@ import { deployedNodeOptions } from '../scripts/stack/deployed-node-options.js';
 import { formatProfile, profileWhile, type ProfileSummary } from './support/cpu-profile.js';
 import { procCpuSeconds } from './support/proc-cpu.js';
 import { PublishOnlyBus } from './support/publish-only-bus.js';
+import type { ReplayCounts } from './support/replaying-upstream.js';
 import { resultsDir } from './support/results-dir.js';
 
 const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -125,11 +126,6 @@ interface UpstreamProcess {
 function startSimulatorProcess(port: number, scale: number): Promise<UpstreamProcess> {
   const env = { SIM_PORT: String(port), SIM_SCALE: String(scale), SIM_HOST: '127.0.0.1', LOG_LEVEL: 'warn', SIM_VALIDATORS: UPSTREAM_VALIDATORS ? '1' : '0' };
   return startUpstreamProcess('simulator', 'tools/starplan-sim/src/main.ts', env, `http://127.0.0.1:${port}/splan/json?m=getpus`);
-}
-
-interface ReplayCounts {
-  replayed: number;
-  forwarded: number;
 }
 
 function startReplayingUpstream(port: number, simulatorPort: number): Promise<UpstreamProcess> {
@@ -349,6 +345,14 @@ function replayPhases(counts: NonNullable<ScaleReport['replayCounts']>): string 
   return `first sync ${phase(counts.first)}, unchanged re-syncs and bare fetches ${phase(counts.unchanged)}, churn re-sync ${phase(counts.churn)}`;
 }
 
+function share(step: { shareOfFirst: number; cpuShareOfFirst: number }): string {
+  return `    = ${(step.shareOfFirst * 100).toFixed(1)} % of the first (CPU ${(step.cpuShareOfFirst * 100).toFixed(1)} %)`;
+}
+
+function against(resync: Step, baseline: Step): string {
+  return `    the warm unchanged re-sync took ${(resync.seconds / baseline.seconds).toFixed(2)} times its time and ${(resync.cpuSeconds / baseline.cpuSeconds).toFixed(2)} times its CPU`;
+}
+
 function describe(report: ScaleReport): string {
   const run = (name: string, step: RunStep) =>
     `  ${name}: ${step.seconds.toFixed(2)} s (CPU ${step.cpuSeconds.toFixed(2)} s; the upstream's ${step.upstreamCpuSeconds.toFixed(2)} s), ` +
@@ -360,17 +364,15 @@ function describe(report: ScaleReport): string {
     run('first sync', report.firstSync),
     `  publishing the outbox: ${report.publishOutbox.seconds.toFixed(1)} s, peak RSS ${report.publishOutbox.peakRssMb} MB`,
     `${run('unchanged re-sync', report.unchangedResync)}`,
-    `    = ${(report.unchangedResync.shareOfFirst * 100).toFixed(1)} % of the first (CPU ${(report.unchangedResync.cpuShareOfFirst * 100).toFixed(1)} %)`,
+    share(report.unchangedResync),
     `${run('unchanged re-sync again (warm)', report.unchangedResyncWarm)}`,
-    `    = ${(report.unchangedResyncWarm.shareOfFirst * 100).toFixed(1)} % of the first (CPU ${(report.unchangedResyncWarm.cpuShareOfFirst * 100).toFixed(1)} %)`,
+    share(report.unchangedResyncWarm),
     `  bare fetch of the same ${report.bareFetch.requests} addresses (${report.bareFetch.megabytes.toFixed(1)} MB), ${UPSTREAM_CONCURRENCY} at a time: ` +
       `${report.bareFetch.seconds.toFixed(2)} s (CPU ${report.bareFetch.cpuSeconds.toFixed(2)} s; the upstream's ${report.bareFetch.upstreamCpuSeconds.toFixed(2)} s)`,
-    `    the warm unchanged re-sync took ${(report.unchangedResyncWarm.seconds / report.bareFetch.seconds).toFixed(2)} times its time and ` +
-      `${(report.unchangedResyncWarm.cpuSeconds / report.bareFetch.cpuSeconds).toFixed(2)} times its CPU`,
+    against(report.unchangedResyncWarm, report.bareFetch),
     `  the same, each answer hashed as the sync does: ${report.bareFetchAndHash.seconds.toFixed(2)} s (CPU ${report.bareFetchAndHash.cpuSeconds.toFixed(2)} s; ` +
       `the upstream's ${report.bareFetchAndHash.upstreamCpuSeconds.toFixed(2)} s)`,
-    `    the warm unchanged re-sync took ${(report.unchangedResyncWarm.seconds / report.bareFetchAndHash.seconds).toFixed(2)} times its time and ` +
-      `${(report.unchangedResyncWarm.cpuSeconds / report.bareFetchAndHash.cpuSeconds).toFixed(2)} times its CPU`,
+    against(report.unchangedResyncWarm, report.bareFetchAndHash),
     `  churn: ${report.churn.operations} simulator changes, ${report.churn.eventsChanged} event changes (${(report.churn.shareOfEvents * 100).toFixed(1)} % of the events)`,
     `${run('churn re-sync', report.churnResync)}`,
     `    = ${(report.churnResync.shareOfFirst * 100).toFixed(1)} % of the first`,

@@ -14,6 +14,12 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Agent, request } from 'undici';
 
+/** GETs answered from memory and GETs forwarded to the origin. */
+export interface ReplayCounts {
+  replayed: number;
+  forwarded: number;
+}
+
 interface Answer {
   status: number;
   headers: string[];
@@ -24,7 +30,7 @@ export function replayingUpstream(origin: string): (req: IncomingMessage, res: S
   const agent = new Agent();
   const answers = new Map<string, Answer>();
   let replaying = false;
-  const counts = { replayed: 0, forwarded: 0 };
+  const counts: ReplayCounts = { replayed: 0, forwarded: 0 };
 
   async function forward(url: string): Promise<Answer> {
     const { statusCode, headers, body } = await request(`${origin}${url}`, { dispatcher: agent });
