@@ -23,6 +23,7 @@ describe('an upstream value that breaks the entity schema', () => {
     const startdate = unit.startdate;
     // A term start the upstream contract does not allow (dates are YYYY-MM-DD), next to an ordinary rename.
     unit.startdate = '1. Oktober';
+    harness.sim.simulator.modelChanged();
     harness.sim.simulator.renameLecture({ lectureId: [...harness.sim.simulator.model.lectures.keys()][0]!, name: 'Neu benannt' });
     const { result, changes } = await harness.sync();
     expect(result.status).toBe('partial');
@@ -33,6 +34,7 @@ describe('an upstream value that breaks the entity schema', () => {
     expect(changes.some((change) => change.entityType === 'course' && change.action === 'updated')).toBe(true);
     expect(await harness.snapshot('academicPeriod')).toEqual(periodsBefore);
     unit.startdate = startdate;
+    harness.sim.simulator.modelChanged();
     const repaired = await harness.sync();
     expect(repaired.result.status).toBe('succeeded');
     expect(repaired.changes).toEqual([]);

@@ -24,8 +24,8 @@ export interface SimulatorOptions {
   /**
    * Answer group feeds with a weak ETag of the model's version, and 304 to a request naming it. StarPlan
    * sends no validators; this stands in for an upstream that does, to measure what they save. The version
-   * counts changes made through the simulator's methods and its admin routes, not changes made to `model`
-   * directly.
+   * counts changes made through the simulator's methods and its admin routes; after changing `model` directly,
+   * call `modelChanged()`.
    */
   validators?: boolean;
 }
@@ -42,7 +42,10 @@ export interface ResolvedSimulatorOptions {
 export interface Simulator {
   readonly app: Express;
   readonly options: ResolvedSimulatorOptions;
-  /** The current model; replaced by `reset()`. */
+  /**
+   * The current model; replaced by `reset()`. Answers are kept until the model changes, so whoever changes it
+   * directly (rather than through the methods below) calls `modelChanged()` after.
+   */
   readonly model: UniversityModel;
   readonly misbehaviours: Misbehaviours;
   /** What a consumer of the group's feed should see in that term (cancelled occurrences left out). */
@@ -64,6 +67,8 @@ export interface Simulator {
   clearMisbehaviour(kind?: string): void;
   /** Regenerates the university from the options and clears every misbehaviour. */
   reset(): void;
+  /** Says that `model` was changed directly: kept answers are dropped and the feeds' validator moves. */
+  modelChanged(): void;
 }
 
 export function createSimulator(options: SimulatorOptions = {}): Simulator {
@@ -73,13 +78,17 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   let model = generate();
   const misbehaviours = new Misbehaviours();
   // Counts the changes to the model, after each is made (a feed read before a change and labelled with the
-  // new version would be taken as current later), so a feed's validator changes with anything that may change it;
-  // with an id of this instance, so a restarted simulator (its model generated anew) never repeats one.
+  // new version would be taken as current later), so a feed's validator and the kept answers change with
+  // anything that may change them, a change that fails half-way included; with an id of this instance, so a
+  // restarted simulator (its model generated anew) never repeats one.
   const instance = randomBytes(4).toString('hex');
   let version = 0;
-  const changed = <T>(result: T): T => {
-    version += 1;
-    return result;
+  const changing = <T>(change: () => T): T => {
+    try {
+      return change();
+    } finally {
+      version += 1;
+    }
   };
 
   const simulator: Simulator = {
@@ -90,24 +99,24 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     },
     misbehaviours,
     expectedOccurrences: (puId, pgid) => expectedOccurrences(model, puId, pgid),
-    moveRoom: (args) => changed(operations.moveRoom(model, args)),
-    cancelOccurrence: (args) => changed(operations.cancelOccurrence(model, args)),
-    removeOccurrence: (args) => changed(operations.removeOccurrence(model, args)),
-    addOccurrence: (args) => changed(operations.addOccurrence(model, args)),
-    renameLecture: (args) => changed(operations.renameLecture(model, args)),
-    renameRoom: (args) => changed(operations.renameRoom(model, args)),
-    addLecturer: (args) => changed(operations.addLecturer(model, args)),
-    addGroup: (args) => changed(addGroup(model, args)),
-    removeGroup: (args) => changed(operations.removeGroup(model, args)),
-    apply: (change) => changed(applyChange(model, change)),
-    churn: (seed, count) => changed(randomChurn(model, seed, count)),
+    moveRoom: (args) => changing(() => operations.moveRoom(model, args)),
+    cancelOccurrence: (args) => changing(() => operations.cancelOccurrence(model, args)),
+    removeOccurrence: (args) => changing(() => operations.removeOccurrence(model, args)),
+    addOccurrence: (args) => changing(() => operations.addOccurrence(model, args)),
+    renameLecture: (args) => changing(() => operations.renameLecture(model, args)),
+    renameRoom: (args) => changing(() => operations.renameRoom(model, args)),
+    addLecturer: (args) => changing(() => operations.addLecturer(model, args)),
+    addGroup: (args) => changing(() => addGroup(model, args)),
+    removeGroup: (args) => changing(() => operations.removeGroup(model, args)),
+    apply: (change) => changing(() => applyChange(model, change)),
+    churn: (seed, count) => changing(() => randomChurn(model, seed, count)),
     misbehave: (kind, behaviour) => misbehaviours.set(kind, behaviour),
     clearMisbehaviour: (kind) => misbehaviours.clear(kind),
     reset: () => {
-      model = generate();
+      changing(() => (model = generate()));
       misbehaviours.clear();
-      changed(undefined);
     },
+    modelChanged: () => changing(() => undefined),
   };
 
   simulator.app.disable('x-powered-by');
@@ -115,7 +124,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   simulator.app.use(`${resolved.basePath}/__admin`, createAdminRouter(simulator));
   simulator.app.use(
     resolved.basePath,
-    createStarplanRouter({ model: () => model, misbehaviours, ...(resolved.validators ? { version: () => `${instance}-${version}` } : {}) }),
+    createStarplanRouter({ model: () => model, misbehaviours, version: () => `${instance}-${version}`, validators: resolved.validators }),
   );
   return simulator;
 }

@@ -1,6 +1,10 @@
 /**
  * A planning group's iCal feed as StarPlan writes it: one VEVENT per occurrence, local wall-clock times with
  * TZID=Europe/Berlin, UIDs that change with every export, cancelled occurrences marked STATUS:CANCELLED.
+ *
+ * A feed is rendered once into a template whose only gaps are the UID prefix and the DTSTAMP of each event,
+ * then filled for every answer, so an unchanged model is served without rendering it again while each export
+ * still gets UIDs and a stamp of its own.
  */
 import { randomBytes } from 'node:crypto';
 import type { ExpectedOccurrence } from '../model/types.js';
@@ -12,6 +16,22 @@ export interface CalendarEntry {
   occurrence: ExpectedOccurrence;
   cancelled: boolean;
 }
+
+/**
+ * The feed's UTF-8 bytes without its gaps, and where each gap goes: at `gaps[i]` (an offset in `bytes`) the
+ * export's UID prefix when i is even and its stamp when i is odd. One buffer and one array per feed, so
+ * thousands of kept feeds are few objects for the garbage collector to walk. Neither gap sits in a folded
+ * line: a UID line (at most 40 octets) and a DTSTAMP line (24) are far below the 75 octets at which lines fold.
+ */
+export interface CalendarTemplate {
+  readonly bytes: Buffer;
+  readonly gaps: Uint32Array;
+  /** The filled feed's length in bytes (the gaps are ASCII of fixed length). */
+  readonly length: number;
+}
+
+const UID_PREFIX_BYTES = 6;
+const STAMP_LENGTH = '20240325T080000Z'.length;
 
 const BERLIN_TIMEZONE = [
   'BEGIN:VTIMEZONE',
@@ -34,9 +54,59 @@ const BERLIN_TIMEZONE = [
 ];
 
 export function writeGroupCalendar(groupShortname: string, entries: CalendarEntry[], now: Date): string {
+  return fillGroupCalendar(renderGroupCalendar(groupShortname, entries), now).toString('utf8');
+}
+
+export function renderGroupCalendar(groupShortname: string, entries: CalendarEntry[]): CalendarTemplate {
+  const gaps = new Uint32Array(entries.length * 2);
+  const pieces: string[] = [];
+  let text = '';
+  let byteOffset = 0;
+  const line = (content: string) => {
+    for (const physical of foldLine(content)) text += `${physical}\r\n`;
+  };
+  const gap = (index: number) => {
+    byteOffset += Buffer.byteLength(text, 'utf8');
+    gaps[index] = byteOffset;
+    pieces.push(text);
+    text = '';
+  };
+  for (const content of header(groupShortname)) line(content);
+  entries.forEach((entry, index) => {
+    line('BEGIN:VEVENT');
+    text += 'UID:';
+    gap(index * 2);
+    text += `-${index}@starplan-sim\r\nDTSTAMP:`;
+    gap(index * 2 + 1);
+    text += '\r\n';
+    for (const content of eventLines(entry)) line(content);
+    line('END:VEVENT');
+  });
+  line('END:VCALENDAR');
+  pieces.push(text);
+  const bytes = Buffer.from(pieces.join(''), 'utf8');
+  return { bytes, gaps, length: bytes.length + entries.length * (UID_PREFIX_BYTES * 2 + STAMP_LENGTH) };
+}
+
+/** One export of a rendered feed: a UID prefix of its own and `now` as every event's DTSTAMP. */
+export function fillGroupCalendar({ bytes, gaps, length }: CalendarTemplate, now: Date): Buffer {
+  const uidPrefix = randomBytes(UID_PREFIX_BYTES).toString('hex');
   const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
-  const uidPrefix = randomBytes(6).toString('hex');
-  const lines = [
+  const feed = Buffer.allocUnsafe(length);
+  let written = 0;
+  let copied = 0;
+  gaps.forEach((offset, index) => {
+    written += bytes.copy(feed, written, copied, offset);
+    written += feed.write(index % 2 === 0 ? uidPrefix : stamp, written, 'latin1');
+    copied = offset;
+  });
+  written += bytes.copy(feed, written, copied);
+  if (written !== length) throw new Error(`a filled feed is ${written} bytes, not ${length}`);
+  return feed;
+}
+
+function header(groupShortname: string): string[] {
+  return [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',
     'PRODID:-//Progotec//StarPlan Simulator//DE',
@@ -46,27 +116,19 @@ export function writeGroupCalendar(groupShortname: string, entries: CalendarEntr
     'X-WR-TIMEZONE:Europe/Berlin',
     ...BERLIN_TIMEZONE,
   ];
-  entries.forEach((entry, index) => lines.push(...eventLines(entry, `${uidPrefix}-${index}@starplan-sim`, stamp)));
-  lines.push('END:VCALENDAR');
-  let text = '';
-  for (const line of lines) for (const physical of foldLine(line)) text += `${physical}\r\n`;
-  return text;
 }
 
-function eventLines({ occurrence, cancelled }: CalendarEntry, uid: string, stamp: string): string[] {
+/** An event's lines after its UID and DTSTAMP. */
+function eventLines({ occurrence, cancelled }: CalendarEntry): string[] {
   const description = [occurrence.lectureName, occurrence.lecturerNames.join(', '), occurrence.groupShortname];
   if (occurrence.note !== undefined) description.push(occurrence.note);
   return [
-    'BEGIN:VEVENT',
-    `UID:${uid}`,
-    `DTSTAMP:${stamp}`,
     `DTSTART;TZID=Europe/Berlin:${basicLocal(occurrence.start)}`,
     `DTEND;TZID=Europe/Berlin:${basicLocal(occurrence.end)}`,
     `SUMMARY:${escapeText(occurrence.summary)}`,
     `LOCATION:${escapeText(occurrence.roomShortnames.join(', '))}`,
     `DESCRIPTION:${escapeText(description.join('\n'))}`,
     ...(cancelled ? ['STATUS:CANCELLED'] : []),
-    'END:VEVENT',
   ];
 }
 

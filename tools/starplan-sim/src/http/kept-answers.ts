@@ -1,0 +1,36 @@
+/**
+ * Answers kept for the model version they were built from. Every answer depends only on the model and the
+ * query, so an answer built for the current version is the answer; a new version drops them all. Bounded by
+ * size: when the next answer would pass the limit, the kept ones are dropped first, so a client asking for
+ * ever new queries costs memory only up to the limit.
+ */
+export class KeptAnswers<T> {
+  private readonly answers = new Map<string, T>();
+  private keptFor: string | undefined;
+  private size = 0;
+
+  constructor(
+    private readonly limit: number,
+    private readonly sizeOf: (answer: T) => number,
+  ) {}
+
+  /** The answer to `key` at `version`: kept, or built now and kept. */
+  get(version: string, key: string, build: () => T): T {
+    if (version !== this.keptFor) this.drop(version);
+    const kept = this.answers.get(key);
+    if (kept !== undefined) return kept;
+    const answer = build();
+    const size = this.sizeOf(answer);
+    if (size > this.limit) return answer;
+    if (this.size + size > this.limit) this.drop(version);
+    this.answers.set(key, answer);
+    this.size += size;
+    return answer;
+  }
+
+  private drop(version: string): void {
+    this.answers.clear();
+    this.size = 0;
+    this.keptFor = version;
+  }
+}

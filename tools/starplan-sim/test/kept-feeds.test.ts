@@ -1,0 +1,114 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { fillGroupCalendar, renderGroupCalendar, type CalendarEntry } from '../src/encode/group-calendar.js';
+import { startSimulator, type RunningSimulator } from '../src/index.js';
+
+/**
+ * The simulator keeps what it rendered until the model changes. What a client sees must not show it: every
+ * export has UIDs and a stamp of its own, a change shows in the next answer, and a misbehaving answer is
+ * never served again as the model's.
+ */
+const running: RunningSimulator[] = [];
+afterEach(async () => {
+  for (const sim of running.splice(0)) await sim.stop();
+});
+
+async function start(): Promise<{ sim: RunningSimulator; feedUrl: string; pgid: number }> {
+  const sim = await startSimulator({ seed: 11, today: '2024-03-20' });
+  running.push(sim);
+  const { model } = sim.simulator;
+  const pgid = [...model.groups.keys()].find((id) => model.occurrencesOfGroup(model.currentPuId, id).length > 3)!;
+  return { sim, pgid, feedUrl: `${sim.url}/ical?lan=de&puid=${model.currentPuId}&type=pg&pgid=${pgid}` };
+}
+
+const text = async (url: string) => (await fetch(url)).text();
+const uidPrefixes = (feed: string) => new Set([...feed.matchAll(/^UID:([0-9a-f]{12})-\d+@starplan-sim\r$/gm)].map((match) => match[1]));
+const withoutVolatile = (feed: string) => feed.replace(/^(UID|DTSTAMP):.*\r\n/gm, '');
+
+describe('kept feeds', () => {
+  it('give every export UIDs of its own and the current stamp, around the same events', async () => {
+    const { feedUrl } = await start();
+    const asStamp = (instant: Date) => instant.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+    const stampsOf = (feed: string) => [...new Set([...feed.matchAll(/^DTSTAMP:(\d{8}T\d{6}Z)\r$/gm)].map((match) => match[1]!))];
+    const exports: string[] = [];
+    for (let index = 0; index < 3; index += 1) {
+      const before = asStamp(new Date());
+      const feed = await text(feedUrl);
+      const after = asStamp(new Date());
+      // One stamp in each export, the time it was sent (the stamps are UTC in the same digits, so they sort as text).
+      const [stamp, ...others] = stampsOf(feed);
+      expect(others).toEqual([]);
+      expect(stamp! >= before && stamp! <= after).toBe(true);
+      exports.push(feed);
+    }
+    const prefixes = exports.map((feed) => [...uidPrefixes(feed)]);
+    for (const own of prefixes) expect(own).toHaveLength(1);
+    expect(new Set(prefixes.flat()).size).toBe(3);
+    for (const feed of exports) expect(withoutVolatile(feed)).toBe(withoutVolatile(exports[0]!));
+  });
+
+  it('show a change made through the simulator in the next answer', async () => {
+    const { sim, feedUrl, pgid } = await start();
+    const before = await text(feedUrl);
+    const { model } = sim.simulator;
+    const occurrence = model.occurrencesOfGroup(model.currentPuId, pgid).find((candidate) => !candidate.cancelled)!;
+    sim.simulator.cancelOccurrence({ occurrenceId: occurrence.id });
+    const after = await text(feedUrl);
+    expect(after.split('STATUS:CANCELLED').length).toBe(before.split('STATUS:CANCELLED').length + 1);
+  });
+
+  it('show a change made to the model directly once modelChanged() says so', async () => {
+    const { sim } = await start();
+    const getpus = `${sim.url}/json?m=getpus`;
+    const unit = sim.simulator.model.currentPlanningUnit;
+    expect(await text(getpus)).toContain(`"name":"${unit.name}"`);
+    unit.name = 'Umbenanntes Semester';
+    sim.simulator.modelChanged();
+    expect(await text(getpus)).toContain('"name":"Umbenanntes Semester"');
+  });
+
+  it('never keep a misbehaving answer as the model\'s', async () => {
+    const { sim, feedUrl } = await start();
+    const whole = await text(feedUrl);
+    sim.simulator.misbehave('ical', { failure: 'empty', times: 1 });
+    expect(await text(feedUrl)).not.toContain('BEGIN:VEVENT');
+    expect(withoutVolatile(await text(feedUrl))).toBe(withoutVolatile(whole));
+    sim.simulator.misbehave('getpus', { failure: 'error', times: 1 });
+    const getpus = `${sim.url}/json?m=getpus`;
+    expect(await text(getpus)).toContain('"error"');
+    expect(await text(getpus)).not.toContain('"error"');
+  });
+});
+
+describe('a rendered feed filled for an export', () => {
+  const entry = (index: number, summary: string): CalendarEntry => ({
+    occurrence: {
+      occurrenceId: index,
+      lectureId: 1,
+      summary,
+      lectureName: 'Grundlagen',
+      start: `2024-03-2${index}T08:00:00`,
+      end: `2024-03-2${index}T09:30:00`,
+      roomShortnames: ['A 1.01'],
+      lecturerNames: ['Müller'],
+      groupShortname: 'ÄÖÜ 1',
+    },
+    cancelled: index === 2,
+  });
+
+  it('puts the UID prefix and the stamp at their places, after text of any UTF-8 length', () => {
+    const template = renderGroupCalendar('Grüße', [entry(1, 'Übung – Straße'), entry(2, 'ß'.repeat(80)), entry(3, 'plain')]);
+    const feed = fillGroupCalendar(template, new Date('2024-03-20T10:11:12.345Z'));
+    expect(feed.length).toBe(template.length);
+    const lines = feed.toString('utf8').split('\r\n');
+    const uids = lines.filter((line) => line.startsWith('UID:'));
+    expect(uids).toHaveLength(3);
+    const prefix = /^UID:([0-9a-f]{12})-0@starplan-sim$/.exec(uids[0]!)?.[1];
+    expect(prefix).toBeDefined();
+    expect(uids).toEqual([0, 1, 2].map((index) => `UID:${prefix}-${index}@starplan-sim`));
+    expect(lines.filter((line) => line.startsWith('DTSTAMP:'))).toEqual(Array(3).fill('DTSTAMP:20240320T101112Z'));
+    // Each event's lines in order, the stamp right after the UID.
+    const firstEvent = lines.slice(lines.indexOf('BEGIN:VEVENT'), lines.indexOf('END:VEVENT') + 1);
+    expect(firstEvent.slice(0, 4)).toEqual(['BEGIN:VEVENT', uids[0], 'DTSTAMP:20240320T101112Z', 'DTSTART;TZID=Europe/Berlin:20240321T080000']);
+    expect(lines).toContain('SUMMARY:Übung – Straße');
+  });
+});
