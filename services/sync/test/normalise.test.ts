@@ -97,7 +97,7 @@ describe('courses', () => {
     // Fachschaft INF's home group 13796 belongs to a program not in this snapshot: the first listing counts.
     expect(courses.find((course) => course.code === 'Fachschaft INF')?.semesterId).toBe(semesterIdOf(14119));
     const withHome = upstream();
-    withHome.programs.push({ id: 36, shortname: 'INF-B', name: 'Bachelorstudiengang Informatik' });
+    withHome.programs = [...withHome.programs, { id: 36, shortname: 'INF-B', name: 'Bachelorstudiengang Informatik' }];
     withHome.groupsByProgram.set(36, [{ id: 13796, shortname: 'INF-B 1', name: 'INF-B 1', lectures: [] }]);
     const attributed = dataOf(normaliseCourses(withHome), 'course').find((course) => course.code === 'Fachschaft INF');
     expect(attributed).toMatchObject({ programId: programIdOf(36), semesterId: semesterIdOf(13796) });

@@ -140,7 +140,7 @@ async function readRooms(client: StarplanClient, concurrency: number, bodies: Se
 }
 
 /** Each group once, under the first program listing it, in the order of the lists. */
-export function groupsToRead(programs: readonly UpstreamProgram[], groupsByProgram: ReadonlyMap<number, UpstreamPlanningGroup[]>): GroupToRead[] {
+export function groupsToRead(programs: readonly UpstreamProgram[], groupsByProgram: ReadonlyMap<number, readonly UpstreamPlanningGroup[]>): GroupToRead[] {
   const seen = new Set<number>();
   return programs.flatMap((program) =>
     (groupsByProgram.get(program.id) ?? []).flatMap((group) => {

@@ -2,7 +2,7 @@ import type { UpstreamPlanningUnit } from './upstream-types.js';
 import { UpstreamError } from './upstream-error.js';
 
 /** UPSTREAM_PU if set, else the unit whose dates contain today (YYYY-MM-DD), else the one that starts latest. */
-export function selectPlanningUnit(units: UpstreamPlanningUnit[], today: string, forced?: number): UpstreamPlanningUnit {
+export function selectPlanningUnit(units: readonly UpstreamPlanningUnit[], today: string, forced?: number): UpstreamPlanningUnit {
   if (forced !== undefined) {
     const unit = units.find((candidate) => candidate.id === forced);
     if (!unit) throw new UpstreamError(`planning unit ${forced} (UPSTREAM_PU) is not listed upstream`, false);

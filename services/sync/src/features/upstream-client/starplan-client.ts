@@ -48,33 +48,39 @@ export interface KnownFeed {
 export class StarplanClient {
   private readonly baseUrl: string;
   private readonly policy: FetchPolicy;
+  /**
+   * Each list's items as last decoded, with the hash of the answer they came from: a list that answers the
+   * same again is not decoded and validated again (most lists, in most runs). Frozen, since every later run
+   * shares them. One entry per list request ever read: the upstream's lists, not what clients ask.
+   */
+  private readonly lastLists = new Map<string, { bodyHash: string; items: readonly unknown[] }>();
 
   constructor(private readonly settings: StarplanClientSettings) {
     this.baseUrl = settings.baseUrl.replace(/\/+$/, '');
     this.policy = { ...DEFAULT_FETCH_POLICY, ...settings.policy };
   }
 
-  planningUnits(seen?: SeenBodies): Promise<UpstreamPlanningUnit[]> {
+  planningUnits(seen?: SeenBodies): Promise<readonly UpstreamPlanningUnit[]> {
     return this.list({ m: 'getpus' }, upstreamPlanningUnit, seen);
   }
 
-  locations(seen?: SeenBodies): Promise<UpstreamLocation[]> {
+  locations(seen?: SeenBodies): Promise<readonly UpstreamLocation[]> {
     return this.list({ m: 'getlocs' }, upstreamLocation, seen);
   }
 
-  programs(pu: number, seen?: SeenBodies): Promise<UpstreamProgram[]> {
+  programs(pu: number, seen?: SeenBodies): Promise<readonly UpstreamProgram[]> {
     return this.list({ m: 'getogs', pu: String(pu) }, upstreamProgram, seen);
   }
 
-  planningGroups(pu: number, og: number, seen?: SeenBodies): Promise<UpstreamPlanningGroup[]> {
+  planningGroups(pu: number, og: number, seen?: SeenBodies): Promise<readonly UpstreamPlanningGroup[]> {
     return this.list({ m: 'getPgsExt', pu: String(pu), og: String(og) }, upstreamPlanningGroup, seen);
   }
 
-  rooms(location: number, seen?: SeenBodies): Promise<UpstreamRoom[]> {
+  rooms(location: number, seen?: SeenBodies): Promise<readonly UpstreamRoom[]> {
     return this.list({ m: 'getros', loc: String(location) }, upstreamRoom, seen);
   }
 
-  lecturers(og: number, seen?: SeenBodies): Promise<UpstreamLecturer[]> {
+  lecturers(og: number, seen?: SeenBodies): Promise<readonly UpstreamLecturer[]> {
     return this.list({ m: 'getles', og: String(og) }, upstreamLecturer, seen);
   }
 
@@ -107,23 +113,39 @@ export class StarplanClient {
     }, known?.validators);
   }
 
-  private list<T>(query: Record<string, string>, schema: z.ZodType<T>, seen: SeenBodies | undefined): Promise<T[]> {
+  private list<T>(query: Record<string, string>, schema: z.ZodType<T>, seen: SeenBodies | undefined): Promise<readonly T[]> {
     const request = `json?${new URLSearchParams(query).toString()}`;
     return fetchWithRetry(`${this.baseUrl}/${request}`, this.policy, ({ bytes, contentType }) => {
-      const items = unwrapStarplanJson(decodeText(bytes, contentType)).map((item, index) => {
-        const parsed = schema.safeParse(item);
-        if (!parsed.success) throw new UpstreamError(`${query.m} item ${index} has an unexpected shape: ${parsed.error.message}`, false);
-        return parsed.data;
-      });
-      seen?.set(request, jsonBodyHash(bytes, contentType));
+      const bodyHash = jsonBodyHash(bytes, contentType);
+      const last = this.lastLists.get(request);
+      const items = last?.bodyHash === bodyHash ? (last.items as readonly T[]) : this.decodeList(request, bodyHash, query, schema, bytes, contentType);
+      seen?.set(request, bodyHash);
       return items;
     });
+  }
+
+  private decodeList<T>(request: string, bodyHash: string, query: Record<string, string>, schema: z.ZodType<T>, bytes: Uint8Array, contentType: string | null): readonly T[] {
+    const items = unwrapStarplanJson(decodeText(bytes, contentType)).map((item, index) => {
+      const parsed = schema.safeParse(item);
+      if (!parsed.success) throw new UpstreamError(`${query.m} item ${index} has an unexpected shape: ${parsed.error.message}`, false);
+      return deepFreeze(parsed.data);
+    });
+    this.lastLists.set(request, { bodyHash, items: Object.freeze(items) });
+    return items;
   }
 }
 
 /** The public address of a group's feed, also what `/ical/:semesterId/url` answers. */
 export function groupCalendarUrl(baseUrl: string, pu: number, pgid: number): string {
   return `${baseUrl.replace(/\/+$/, '')}/${groupCalendarRequest(pu, pgid)}`;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 function groupCalendarRequest(pu: number, pgid: number): string {

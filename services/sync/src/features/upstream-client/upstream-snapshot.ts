@@ -9,16 +9,16 @@ import type {
 } from './upstream-types.js';
 
 /**
- * What one run read from StarPlan, but the occurrences of the feeds it parsed (they are handed on as each feed
+ * What one run read from StarPlan (its lists may be shared with later runs, hence read-only), but the occurrences of the feeds it parsed (they are handed on as each feed
  * arrives, readFeeds); a failed program or group is absent from the maps.
  */
 export interface UpstreamSnapshot {
   planningUnit: UpstreamPlanningUnit;
-  programs: UpstreamProgram[];
+  programs: readonly UpstreamProgram[];
   rooms: LocatedRoom[];
   /** og id -> its planning groups, for programs whose getPgsExt and getles succeeded. */
-  groupsByProgram: Map<number, UpstreamPlanningGroup[]>;
-  lecturersByProgram: Map<number, UpstreamLecturer[]>;
+  groupsByProgram: Map<number, readonly UpstreamPlanningGroup[]>;
+  lecturersByProgram: Map<number, readonly UpstreamLecturer[]>;
   /**
    * pgid -> body hash, for groups whose feed was fetched and hashed like the body the snapshot's events of
    * that group were built from, and therefore not parsed.
