@@ -1,11 +1,12 @@
 /**
  * Sync at scale (bench/README.md, "Sync at scale"): for each scale of BENCH_SCALES (default 10,100), the first
- * sync of the simulator university, publishing its outbox, two unchanged re-syncs (the first runs its code for
- * the first time in the process, the second as a running service does), bare loops fetching, and fetching
- * and hashing, what they fetched (their baselines), and a re-sync after the simulator changed about one
- * percent of the events. Each scale runs in a child process of its own, so the peak RSS of one is not
- * inherited by the next; the simulator runs in a further child process, so the RSS is
- * the sync's own. The sync writes to a fresh database that is dropped after.
+ * sync of the simulator university, publishing its outbox, two unchanged re-syncs back to back (the first runs
+ * its code for the first time in the process, the second with it compiled), bare loops fetching, and fetching
+ * and hashing, what they fetched (their baselines), a third unchanged re-sync after the process idled as a
+ * running service does between runs, and a re-sync after the simulator changed about one percent of the events.
+ * Each scale runs in a child process of its own, so the peak RSS of one is not inherited by the next; the
+ * simulator runs in a further child process, so the RSS is the sync's own. The sync writes to a fresh database
+ * that is dropped after.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -55,6 +56,13 @@ const PROFILE = process.env.BENCH_PROFILE === '1';
  * at once, so what they cost is the sync's own work rather than the simulator's serving rate.
  */
 const UPSTREAM_REPLAY = process.env.BENCH_UPSTREAM_REPLAY === '1';
+/**
+ * BENCH_IDLE_SECONDS (default 60): how long the sync process idles before one more unchanged re-sync, as a
+ * running service idles between runs (SYNC_INTERVAL_SECONDS, 300 by default). Back-to-back runs flatter it:
+ * while idle, V8 gives back memory it then has to find again, and the connections to the upstream close.
+ */
+const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 60);
+if (!(IDLE_SECONDS >= 0)) throw new Error(`BENCH_IDLE_SECONDS must be a number of seconds, got ${process.env.BENCH_IDLE_SECONDS}`);
 if (UPSTREAM_REPLAY && UPSTREAM_VALIDATORS) throw new Error('BENCH_UPSTREAM_REPLAY and BENCH_UPSTREAM_VALIDATORS do not go together');
 
 interface Step {
@@ -89,15 +97,17 @@ interface ScaleReport {
   publishOutbox: Step;
   /** The first unchanged re-sync after the first sync: its code paths run for the first time in the process. */
   unchangedResync: RunStep & { shareOfFirst: number; cpuShareOfFirst: number };
-  /** The next one, as every later interval of a running service runs it: the same work, its code compiled. */
+  /** The next one, right after: the same work, its code compiled. */
   unchangedResyncWarm: RunStep & { shareOfFirst: number; cpuShareOfFirst: number };
+  /** One more after the process idled for `idleSeconds`, as a running service's later runs start. */
+  unchangedResyncAfterIdle: RunStep & { shareOfFirst: number; cpuShareOfFirst: number; idleSeconds: number };
   /** The same addresses fetched by a bare loop, right after the unchanged re-syncs (its second pass, warm too). */
   bareFetch: Step & { requests: number; megabytes: number };
   /** The same loop hashing each answer as the sync does: the least a re-sync can do without validators. */
   bareFetchAndHash: Step;
   /**
    * With BENCH_UPSTREAM_REPLAY=1, the replaying proxy's GETs in each phase: answered from memory or forwarded to
-   * the simulator. The unchanged phase (both unchanged re-syncs, the bare fetches and a profiled re-sync) should
+   * the simulator. The unchanged phase (the three unchanged re-syncs, the bare fetches and a profiled re-sync) should
    * forward none, the churn re-sync replay none.
    */
   replayCounts?: { first: ReplayCounts; unchanged: ReplayCounts; churn: ReplayCounts };
@@ -272,6 +282,8 @@ async function benchOneScale(scale: number): Promise<void> {
     });
     if (differing.length > 0) throw new Error(`the bare loop hashed ${differing.length} answers unlike the sync, e.g. ${differing[0]}`);
     const bareAndHash = await measureStep(() => bareFetch(addresses, UPSTREAM_CONCURRENCY, { timeZone: SYNC_TIME_ZONE }));
+    await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
+    const afterIdle = await measureStep(() => sync.runOnce());
     const profile = PROFILE
       ? (await profileWhile(path.join(resultsDir, `sync-unchanged-resync-scale-${scale}.cpuprofile`), () => sync.runOnce(), 20)).summary
       : undefined;
@@ -305,6 +317,7 @@ async function benchOneScale(scale: number): Promise<void> {
       publishOutbox: publish.step,
       unchangedResync: shareOfFirst(runStep(unchanged.step, unchanged.result), first.step),
       unchangedResyncWarm: shareOfFirst(runStep(unchangedWarm.step, unchangedWarm.result), first.step),
+      unchangedResyncAfterIdle: { ...shareOfFirst(runStep(afterIdle.step, afterIdle.result), first.step), idleSeconds: IDLE_SECONDS },
       bareFetch: { ...bare.step, requests: addresses.length, megabytes: bare.result / 2 ** 20 },
       bareFetchAndHash: bareAndHash.step,
       churn: {
@@ -375,6 +388,8 @@ function describe(report: ScaleReport): string {
     `  the same, each answer hashed as the sync does: ${report.bareFetchAndHash.seconds.toFixed(2)} s (CPU ${report.bareFetchAndHash.cpuSeconds.toFixed(2)} s; ` +
       `the upstream's ${report.bareFetchAndHash.upstreamCpuSeconds.toFixed(2)} s)`,
     against(report.unchangedResyncWarm, report.bareFetchAndHash),
+    `${run(`unchanged re-sync after ${report.unchangedResyncAfterIdle.idleSeconds} s idle`, report.unchangedResyncAfterIdle)}`,
+    share(report.unchangedResyncAfterIdle),
     `  churn: ${report.churn.operations} simulator changes, ${report.churn.eventsChanged} event changes (${(report.churn.shareOfEvents * 100).toFixed(1)} % of the events)`,
     `${run('churn re-sync', report.churnResync)}`,
     `    = ${(report.churnResync.shareOfFirst * 100).toFixed(1)} % of the first`,

@@ -56,6 +56,7 @@ interface SyncReport {
     firstSync: SyncStep;
     unchangedResync: SyncStep & { shareOfFirst: number };
     unchangedResyncWarm: SyncStep & { shareOfFirst: number };
+    unchangedResyncAfterIdle: SyncStep & { shareOfFirst: number; idleSeconds: number };
     bareFetch: { seconds: number; requests: number; megabytes: number };
     bareFetchAndHash: { seconds: number };
     replayCounts?: { first: ReplayCounts; unchanged: ReplayCounts; churn: ReplayCounts };
@@ -109,16 +110,18 @@ describe('the benches (smoke runs)', () => {
     expect(report.ownNs).toBeCloseTo(report.gatewayNs[0]! - report.floorNs[0]!, 6);
   }, 240_000);
 
-  it('npm run bench:sync: first sync, unchanged re-syncs (first and warm) against a bare fetch of the same addresses, churn re-sync, peak RSS and the re-sync\'s profile', async () => {
-    const done = await bench('bench:sync', { BENCH_SCALES: '1', BENCH_PROFILE: '1' });
+  it('npm run bench:sync: first sync, unchanged re-syncs (first, warm and after idling) against a bare fetch of the same addresses, churn re-sync, peak RSS and the re-sync\'s profile', async () => {
+    const done = await bench('bench:sync', { BENCH_SCALES: '1', BENCH_PROFILE: '1', BENCH_IDLE_SECONDS: '1' });
     expect(done.stdout).toContain('profile of the sync process in an unchanged re-sync at scale 1');
     expect((await done.result<{ nodes: unknown[] }>('sync-unchanged-resync-scale-1.cpuprofile')).nodes.length).toBeGreaterThan(0);
     const [scale] = (await done.result<SyncReport>('sync-scale.json')).scales;
     expect(scale?.scale).toBe(1);
     expect(scale!.events).toBeGreaterThan(0);
     expect(scale!.firstSync.feedsParsed).toBeGreaterThan(0);
-    // Unchanged, twice: every feed skipped unparsed, and the bare loop fetched what they fetched.
-    for (const resync of [scale!.unchangedResync, scale!.unchangedResyncWarm]) {
+    // Unchanged, three times: every feed skipped unparsed, and the bare loop fetched what they fetched.
+    expect(scale!.unchangedResyncAfterIdle.idleSeconds).toBe(1);
+    expect(done.stdout).toContain('unchanged re-sync after 1 s idle');
+    for (const resync of [scale!.unchangedResync, scale!.unchangedResyncWarm, scale!.unchangedResyncAfterIdle]) {
       // Known unchanged from the fingerprint of every answer, so nothing was loaded, built or compared.
       expect(resync.upstreamUnchanged).toBe(true);
       expect(resync.feedsParsed).toBe(0);
@@ -130,11 +133,13 @@ describe('the benches (smoke runs)', () => {
     expect(scale!.bareFetchAndHash.seconds).toBeGreaterThan(0);
     expect(scale!.churn.eventsChanged).toBeGreaterThan(0);
     expect(scale!.churnResync.feedsParsed).toBeGreaterThan(0);
-    for (const step of [scale!.firstSync, scale!.unchangedResync, scale!.unchangedResyncWarm, scale!.churnResync]) expect(step.peakRssMb).toBeGreaterThan(0);
+    for (const step of [scale!.firstSync, scale!.unchangedResync, scale!.unchangedResyncWarm, scale!.unchangedResyncAfterIdle, scale!.churnResync]) {
+      expect(step.peakRssMb).toBeGreaterThan(0);
+    }
   }, 240_000);
 
   it('BENCH_UPSTREAM_VALIDATORS=1 npm run bench:sync: the same against an upstream whose feeds carry validators', async () => {
-    const done = await bench('bench:sync', { BENCH_SCALES: '1', BENCH_UPSTREAM_VALIDATORS: '1' });
+    const done = await bench('bench:sync', { BENCH_SCALES: '1', BENCH_UPSTREAM_VALIDATORS: '1', BENCH_IDLE_SECONDS: '1' });
     expect(done.stdout).toContain('upstream: group feeds with ETags, 304 when unchanged');
     const [scale] = (await done.result<SyncReport>('sync-scale.json')).scales;
     expect(scale!.unchangedResync.feedsParsed).toBe(0);
@@ -143,7 +148,7 @@ describe('the benches (smoke runs)', () => {
   }, 240_000);
 
   it('BENCH_UPSTREAM_REPLAY=1 npm run bench:sync: unchanged re-syncs against recorded answers, the churn re-sync against the simulator', async () => {
-    const done = await bench('bench:sync', { BENCH_SCALES: '1', BENCH_UPSTREAM_REPLAY: '1' });
+    const done = await bench('bench:sync', { BENCH_SCALES: '1', BENCH_UPSTREAM_REPLAY: '1', BENCH_IDLE_SECONDS: '1' });
     expect(done.stdout).toContain('upstream: the simulator behind a replaying proxy');
     const result = await done.result<SyncReport & { upstreamReplay: boolean }>('sync-scale.json');
     expect(result.upstreamReplay).toBe(true);
@@ -156,8 +161,8 @@ describe('the benches (smoke runs)', () => {
     expect(counts.first).toEqual({ replayed: 0, forwarded: expect.any(Number) });
     expect(counts.first.forwarded).toBeGreaterThanOrEqual(scale!.bareFetch.requests);
     expect(counts.unchanged.forwarded).toBe(0);
-    // Each of the two re-syncs and the four bare passes (two fetching, two hashing too) read every address once.
-    expect(counts.unchanged.replayed).toBe(6 * scale!.bareFetch.requests);
+    // Each of the three re-syncs and the four bare passes (two fetching, two hashing too) read every address once.
+    expect(counts.unchanged.replayed).toBe(7 * scale!.bareFetch.requests);
     expect(counts.churn).toEqual({ replayed: 0, forwarded: expect.any(Number) });
     expect(counts.churn.forwarded).toBeGreaterThan(0);
     // Recording again before the churn: the churn re-sync saw the simulator's changes, not the recorded answers.
