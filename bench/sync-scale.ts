@@ -39,6 +39,12 @@ const RESULT_PREFIX = 'SYNC_SCALE_RESULT ';
 const SYNC_TIME_ZONE = 'Europe/Berlin';
 const SYNC_NODE_OPTIONS = deployedNodeOptions('sync');
 /**
+ * What each scale's process runs with: --expose-gc (each step starts after a full collection, so its peak is
+ * less of what earlier steps left), the sync's Node options as deployed (its heap cap), and this process's own
+ * (tsx). The simulator, a process of its own, runs without them.
+ */
+const SYNC_PROCESS_OPTIONS = ['--expose-gc', ...SYNC_NODE_OPTIONS, ...process.execArgv];
+/**
  * BENCH_UPSTREAM_VALIDATORS=1: the simulator's group feeds carry ETags and answer 304 to a request naming the
  * current one (StarPlan sends no validators), to measure what conditional requests save where an upstream
  * honours them.
@@ -340,9 +346,7 @@ async function benchOneScale(scale: number): Promise<void> {
 
 /** Runs one scale in a child process and returns its report. */
 async function benchInChild(scale: number): Promise<ScaleReport> {
-  // --expose-gc: each step starts after a full collection, so its peak is less of what earlier steps left.
-  // The sync's Node options as deployed (its heap cap); the simulator, a process of its own, runs without them.
-  const child = spawn(process.execPath, ['--expose-gc', ...SYNC_NODE_OPTIONS, ...process.execArgv, import.meta.filename], {
+  const child = spawn(process.execPath, [...SYNC_PROCESS_OPTIONS, import.meta.filename], {
     cwd: repoRoot,
     env: { ...process.env, BENCH_ONE_SCALE: String(scale) },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -435,6 +439,9 @@ if (one !== undefined) {
     cpus: os.cpus().length,
     upstreamValidators: UPSTREAM_VALIDATORS,
     upstreamReplay: UPSTREAM_REPLAY,
+    idleSeconds: IDLE_SECONDS,
+    // What the sync process ran with, so a run with options of its own is told from one as deployed.
+    syncProcessOptions: SYNC_PROCESS_OPTIONS,
     scales: reports,
   };
   await writeFile(path.join(resultsDir, 'sync-scale.json'), `${JSON.stringify(result, null, 2)}\n`);

@@ -60,6 +60,19 @@ describe('a list answered as last time', () => {
     expect((await client.locations()).find((location) => location.id === 6)?.shortname).toBe('AÖ');
   });
 
+  it('is forgotten once a run has read its lists without it, and kept while runs read it', async () => {
+    answer = recorded;
+    const client = newClient();
+    const seen: SeenBodies = new Map();
+    const first = await client.locations(seen);
+    client.keepListsRead(seen);
+    expect(await client.locations()).toBe(first);
+    client.keepListsRead(new Map([['json?m=getpus', 'another list']]));
+    const decodedAgain = await client.locations();
+    expect(decodedAgain).not.toBe(first);
+    expect(decodedAgain).toEqual(first);
+  });
+
   it('is kept per client: another client decodes for itself', async () => {
     answer = recorded;
     const first = await newClient().locations();

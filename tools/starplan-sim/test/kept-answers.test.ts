@@ -30,14 +30,23 @@ describe('kept answers', () => {
     expect(built).toEqual(['a', 'a']);
   });
 
-  it('keeps no more than its limit: what would pass it drops the rest first, and an answer above it is never kept', () => {
+  it('keeps no more than its limit: once full, it builds and serves new answers without keeping them', () => {
     const { get, built } = keeper(10);
     get('v1', 'a', 'x'.repeat(6));
-    get('v1', 'b', 'y'.repeat(6)); // 12 > 10: 'a' is dropped, 'b' kept
-    get('v1', 'b');
+    get('v1', 'b', 'y'.repeat(6)); // 12 > 10: served, not kept
+    get('v1', 'b', 'y'.repeat(6));
+    get('v1', 'a');
+    get('v1', 'huge', 'z'.repeat(11));
+    get('v1', 'huge', 'z'.repeat(11));
+    expect(built).toEqual(['a', 'b', 'b', 'huge', 'huge']);
+  });
+
+  it('makes room again when the version moves', () => {
+    const { get, built } = keeper(10);
     get('v1', 'a', 'x'.repeat(6));
-    get('v1', 'huge', 'z'.repeat(11));
-    get('v1', 'huge', 'z'.repeat(11));
-    expect(built).toEqual(['a', 'b', 'a', 'huge', 'huge']);
+    get('v1', 'b', 'y'.repeat(6));
+    get('v2', 'b', 'y'.repeat(6));
+    get('v2', 'b', 'y'.repeat(6));
+    expect(built).toEqual(['a', 'b', 'b']);
   });
 });

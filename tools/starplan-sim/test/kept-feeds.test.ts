@@ -21,6 +21,8 @@ async function start(): Promise<{ sim: RunningSimulator; feedUrl: string; pgid: 
 }
 
 const text = async (url: string) => (await fetch(url)).text();
+/** The feed with folded lines joined, so a name can be looked for whole. */
+const unfolded = async (url: string) => (await text(url)).replace(/\r\n[ \t]/g, '');
 const uidPrefixes = (feed: string) => new Set([...feed.matchAll(/^UID:([0-9a-f]{12})-\d+@starplan-sim\r$/gm)].map((match) => match[1]));
 const withoutVolatile = (feed: string) => feed.replace(/^(UID|DTSTAMP):.*\r\n/gm, '');
 
@@ -56,14 +58,40 @@ describe('kept feeds', () => {
     expect(after.split('STATUS:CANCELLED').length).toBe(before.split('STATUS:CANCELLED').length + 1);
   });
 
-  it('show a change made to the model directly once modelChanged() says so', async () => {
+  it('are kept: a change made to the model by hand shows only once modelChanged() says so', async () => {
     const { sim } = await start();
     const getpus = `${sim.url}/json?m=getpus`;
     const unit = sim.simulator.model.currentPlanningUnit;
-    expect(await text(getpus)).toContain(`"name":"${unit.name}"`);
+    const before = await text(getpus);
+    expect(before).toContain(`"name":"${unit.name}"`);
     unit.name = 'Umbenanntes Semester';
+    expect(await text(getpus)).toBe(before);
     sim.simulator.modelChanged();
     expect(await text(getpus)).toContain('"name":"Umbenanntes Semester"');
+  });
+
+  it('are dropped by a change that fails half-way, since it may have changed something', async () => {
+    const { sim, feedUrl, pgid } = await start();
+    const { model } = sim.simulator;
+    const lecture = model.lectures.get(model.occurrencesOfGroup(model.currentPuId, pgid)[0]!.lectureId)!;
+    expect(await unfolded(feedUrl)).toContain(lecture.name);
+    lecture.name = 'Von Hand umbenannt';
+    expect(await unfolded(feedUrl)).not.toContain('Von Hand umbenannt');
+    expect(() => sim.simulator.moveRoom({ occurrenceId: -1, roomIds: [] })).toThrow();
+    expect(await unfolded(feedUrl)).toContain('Von Hand umbenannt');
+  });
+
+  it('follow changes and resets made through the admin routes', async () => {
+    const { sim, feedUrl, pgid } = await start();
+    const { model } = sim.simulator;
+    const lectureId = model.occurrencesOfGroup(model.currentPuId, pgid)[0]!.lectureId;
+    const original = await text(feedUrl);
+    const admin = (path: string, body?: unknown) =>
+      fetch(`${sim.url}/__admin/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    expect((await admin('change', { op: 'renameLecture', args: { lectureId, name: 'Über die Verwaltung umbenannt' } })).status).toBe(200);
+    expect(await unfolded(feedUrl)).toContain('Über die Verwaltung umbenannt');
+    expect((await admin('reset')).status).toBe(204);
+    expect(withoutVolatile(await text(feedUrl))).toBe(withoutVolatile(original));
   });
 
   it('never keep a misbehaving answer as the model\'s', async () => {

@@ -53,10 +53,6 @@ const BERLIN_TIMEZONE = [
   'END:VTIMEZONE',
 ];
 
-export function writeGroupCalendar(groupShortname: string, entries: CalendarEntry[], now: Date): string {
-  return fillGroupCalendar(renderGroupCalendar(groupShortname, entries), now).toString('utf8');
-}
-
 export function renderGroupCalendar(groupShortname: string, entries: CalendarEntry[]): CalendarTemplate {
   const gaps = new Uint32Array(entries.length * 2);
   const pieces: string[] = [];

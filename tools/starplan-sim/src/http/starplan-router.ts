@@ -20,30 +20,30 @@ export interface StarplanRouterDeps {
   validators?: boolean;
 }
 
-/** An answer as kept: the bytes, or a feed's template that each export fills with UIDs and a stamp of its own. */
-type Kept = { body: Body } | { contentType: string; template: CalendarTemplate };
+/** A feed's answer as kept: an error body, or the feed's template that each export fills with UIDs and a stamp of its own. */
+type KeptFeed = { body: Body } | { template: CalendarTemplate };
 
 /**
- * At most this many bytes of answers are kept: every group feed of a
- * term at scale 100 (about 7,200 feeds of up to 20 kB), with room to spare.
+ * At most this many bytes of answers are kept. At scale 100 the 9,600 answers of a term come to about 250 MB,
+ * nearly all of it feeds (their size depends on the term, so on the day); past the limit answers are served
+ * without being kept.
  */
-const KEPT_ANSWERS_LIMIT = 256 * 2 ** 20;
+const KEPT_LISTS_LIMIT = 64 * 2 ** 20;
+const KEPT_FEEDS_LIMIT = 512 * 2 ** 20;
 
 export function createStarplanRouter(deps: StarplanRouterDeps): Router {
   const router = Router();
   const now = deps.now ?? (() => new Date());
-  // Rendering a feed is most of what an answer costs; an unchanged model is answered from what was kept.
-  // A misbehaving answer is built anew and never kept: it is not what the model says.
-  const kept = new KeptAnswers<Kept>(KEPT_ANSWERS_LIMIT, (answer) => ('body' in answer ? answer.body.bytes.length : answer.template.length));
-  const keptOrBuilt = (key: string, behaviour: Misbehaviour | undefined, build: () => Kept): Kept =>
-    behaviour ? build() : kept.get(deps.version(), key, build);
+  // Rendering is most of what an answer costs; an unchanged model is answered from what was kept. A
+  // misbehaving answer is built anew and never kept: it is not what the model says.
+  const keptLists = new KeptAnswers<Body>(KEPT_LISTS_LIMIT, (body) => body.bytes.length);
+  const keptFeeds = new KeptAnswers<KeptFeed>(KEPT_FEEDS_LIMIT, (feed) => ('body' in feed ? feed.body.bytes.length : feed.template.length));
 
   router.get('/json', async (req, res) => {
     const method = stringParam(req.query, 'm') ?? '';
     const behaviour = deps.misbehaviours.take(method);
-    await sendBody(res, behaviour, () =>
-      bodyOf(keptOrBuilt(req.url, behaviour, () => ({ body: jsonBody(misbehavedJson(answerJsonQuery(deps.model(), method, req.query), behaviour)) }))),
-    );
+    const build = () => jsonBody(misbehavedJson(answerJsonQuery(deps.model(), method, req.query), behaviour));
+    await sendBody(res, behaviour, () => (behaviour ? build() : keptLists.get(deps.version(), req.url, build)));
   });
 
   router.get('/ical', async (req, res) => {
@@ -58,22 +58,18 @@ export function createStarplanRouter(deps: StarplanRouterDeps): Router {
         return;
       }
     }
+    const build = (): KeptFeed => {
+      const answer = misbehavedIcal(answerIcalQuery(deps.model(), req.query), behaviour);
+      if ('error' in answer) return { body: jsonBody(answer) };
+      return { template: renderGroupCalendar(answer.groupShortname, answer.entries) };
+    };
     await sendBody(res, behaviour, () => {
-      const answer = keptOrBuilt(req.url, behaviour, () => {
-        const query = misbehavedIcal(answerIcalQuery(deps.model(), req.query), behaviour);
-        if ('error' in query) return { body: jsonBody(query) };
-        return { contentType: ICAL_CONTENT_TYPE, template: renderGroupCalendar(query.groupShortname, query.entries) };
-      });
-      return 'body' in answer ? answer.body : { contentType: answer.contentType, bytes: fillGroupCalendar(answer.template, now()) };
+      const feed = behaviour ? build() : keptFeeds.get(deps.version(), req.url, build);
+      return 'body' in feed ? feed.body : { contentType: ICAL_CONTENT_TYPE, bytes: fillGroupCalendar(feed.template, now()) };
     });
   });
 
   return router;
-}
-
-function bodyOf(answer: Kept): Body {
-  if (!('body' in answer)) throw new Error('a JSON answer is kept as bytes');
-  return answer.body;
 }
 
 /** If-None-Match: a list of tags or `*`, compared weakly (RFC 9110 section 13.1.2). */

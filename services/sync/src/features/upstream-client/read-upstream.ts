@@ -74,6 +74,7 @@ export async function readLists(
       failures.push({ og: program.id, pgid: null, message: messageOf(error) });
     }
   });
+  client.keepListsRead(bodies);
   return { upstream, failures };
 }
 

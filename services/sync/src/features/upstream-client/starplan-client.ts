@@ -51,7 +51,8 @@ export class StarplanClient {
   /**
    * Each list's items as last decoded, with the hash of the answer they came from: a list that answers the
    * same again is not decoded and validated again (most lists, in most runs). Frozen, since every later run
-   * shares them. One entry per list request ever read: the upstream's lists, not what clients ask.
+   * shares them. Only lists the last run read are kept (`keepListsRead`), so a program, location or planning
+   * unit that is gone does not stay in memory.
    */
   private readonly lastLists = new Map<string, { bodyHash: string; items: readonly unknown[] }>();
 
@@ -82,6 +83,11 @@ export class StarplanClient {
 
   lecturers(og: number, seen?: SeenBodies): Promise<readonly UpstreamLecturer[]> {
     return this.list({ m: 'getles', og: String(og) }, upstreamLecturer, seen);
+  }
+
+  /** Forgets the kept items of every list not among `read` (a run's requests), once a run has read its lists. */
+  keepListsRead(read: ReadonlyMap<string, unknown>): void {
+    for (const request of this.lastLists.keys()) if (!read.has(request)) this.lastLists.delete(request);
   }
 
   /**
