@@ -9,8 +9,9 @@ import type {
 } from './upstream-types.js';
 
 /**
- * What one run read from StarPlan (its lists may be shared with later runs, hence read-only), but the occurrences of the feeds it parsed (they are handed on as each feed
- * arrives, readFeeds); a failed program or group is absent from the maps.
+ * What one run read from StarPlan, but the occurrences of the feeds it parsed (they are handed on as each feed
+ * arrives, readFeeds); a failed program or group is absent from the maps. Its lists are read-only: the client
+ * hands the same items to later runs while their answers do not change.
  */
 export interface UpstreamSnapshot {
   planningUnit: UpstreamPlanningUnit;
