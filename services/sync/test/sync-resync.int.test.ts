@@ -1,6 +1,7 @@
 /** Re-syncs skip what did not change: unchanged feeds are not parsed, and a run that did not commit records nothing. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { courseIdOf, roomIdOf, semesterIdOf } from '../src/index.js';
+import { syncEntitiesSeen } from '../src/features/runs/metrics.js';
 import { calendarBodyHash } from '../src/features/upstream-client/body-hash.js';
 import { createSyncHarness, type SyncHarness } from './sync-harness.js';
 
@@ -61,6 +62,36 @@ describe('what a re-sync reads again', () => {
     expect(runs[0].upstream_fingerprint).toEqual(expect.any(String));
     expect(runs[0].upstream_fingerprint).toBe(runs[1].upstream_fingerprint);
     expect(runs[0].entity_count).toBe(runs[1].entity_count);
+  });
+
+  it('an unchanged run reads no feed derivation; it counts the snapshot for the gauges only in a process that has not', async () => {
+    const statements: string[] = [];
+    const record = (query: { sql: string }) => void statements.push(query.sql);
+    const gauges = async () => Object.fromEntries((await syncEntitiesSeen.get()).values.map(({ labels, value }) => [labels.entity_type, value]));
+    const counted = Object.fromEntries(
+      ((await harness.knex('snapshot_entities').select('entity_type').count({ count: '*' }).groupBy('entity_type')) as { entity_type: string; count: number }[]).map(
+        (row) => [row.entity_type, Number(row.count)],
+      ),
+    );
+    const countsSnapshot = (sql: string) => /count\(\*\)/i.test(sql) && sql.includes('snapshot_entities');
+    harness.knex.on('query', record);
+    try {
+      // A restarted process has no gauges: its first unchanged run counts the stored snapshot.
+      syncEntitiesSeen.reset();
+      const restarted = await harness.service();
+      expect((await harness.sync(restarted)).result.upstreamUnchanged).toBe(true);
+      expect(await gauges()).toMatchObject(counted);
+      expect(statements.filter(countsSnapshot)).toHaveLength(1);
+      // Its next one finds the gauges set for this very snapshot and leaves them.
+      statements.length = 0;
+      expect((await harness.sync(restarted)).result.upstreamUnchanged).toBe(true);
+      expect(statements.filter(countsSnapshot)).toEqual([]);
+      expect(await gauges()).toMatchObject(counted);
+    } finally {
+      harness.knex.off('query', record);
+    }
+    expect(statements.length).toBeGreaterThan(0);
+    expect(statements.filter((sql) => sql.includes('derivation'))).toEqual([]);
   });
 
   it('a change in one feed: only that feed is parsed, and its change is found as before', async () => {

@@ -62,6 +62,12 @@ const LOCK_NAME = 'timetable-sync-run';
 
 export class SyncRunner {
   private inFlight: Promise<SyncRunResult> | undefined;
+  /**
+   * The fingerprint of the snapshot whose entity counts this process last put in the gauges (null: a run
+   * that committed with failures). The same fingerprint means the same snapshot, so an unchanged run need
+   * not count it again.
+   */
+  private gaugedFingerprint: string | null | undefined;
 
   constructor(private readonly deps: SyncRunnerDeps) {}
 
@@ -105,14 +111,15 @@ export class SyncRunner {
 
   private async fetchAndCommit(id: string, startedAt: Date, now: () => Date): Promise<SyncRunResult> {
     const { client, snapshots, staged, runs, bodies, knex, logger, timeZone } = this.deps;
-    const [stored, lastCommitted] = await Promise.all([bodies.load(), runs.latest({ fetched: true })]);
+    const [stored, lastCommitted] = await Promise.all([bodies.loadHashes(), runs.latest({ fetched: true })]);
     const { upstream, failures: fetchFailures } = await readLists(client, { today: localDateOf(startedAt, timeZone), forcedPlanningUnit: this.deps.planningUnit });
     // The valve compares an empty list with the snapshot's counts; only then are they worth a query.
     const counts = listsLookEmpty(upstream) ? await snapshots.scopeCounts() : new ScopeCounts();
     const listFailures = [...fetchFailures, ...rejectImplausibleLists(upstream, counts)];
-    // The last snapshot is read only once a feed has to be built: a run that finds every answer unchanged never needs it.
+    // The last snapshot and the feeds' derivations are read only once a feed has to be built: a run that finds
+    // every answer unchanged never needs them.
     let building: Promise<Building> | undefined;
-    const builder = () => (building ??= this.startBuilding(upstream, listFailures, stored.feeds));
+    const builder = () => (building ??= this.startBuilding(upstream, listFailures));
     let feedsParsed = 0;
     const onParsed = async (og: number, group: UpstreamPlanningGroup, occurrences: FeedOccurrence[]) => {
       feedsParsed += 1;
@@ -120,14 +127,13 @@ export class SyncRunner {
       next.addFeed(og, group, occurrences);
       await staged.add(next.takeChanged());
     };
-    const knownFeeds = new Map([...stored.feeds].map(([pgid, record]) => [pgid, { bodyHash: record.bodyHash, ...(record.validators ? { validators: record.validators } : {}) }]));
-    const feedFailures = await readFeeds(client, upstream, { knownFeeds, onParsed });
+    const feedFailures = await readFeeds(client, upstream, { knownFeeds: stored.feeds, onParsed });
     if (listFailures.length === 0 && feedFailures.length === 0 && lastCommitted?.status === 'succeeded' && lastCommitted.upstreamFingerprint === fingerprintOf(upstream.bodies)) {
       // A feed parsed without a record may have started building: nothing of it is needed now.
       if (building !== undefined) await staged.clear();
       return this.commitUnchanged(id, startedAt, now(), upstream, lastCommitted, feedsParsed);
     }
-    const { builder: next, previous } = await builder();
+    const { builder: next, previous, feedRecords: storedFeeds } = await builder();
     for (const failure of feedFailures) next.failFeed(failure);
     const reread = groupsToRead(upstream.programs, upstream.groupsByProgram).filter(({ og, group }) => {
       const hash = upstream.unchangedFeeds.get(group.id);
@@ -143,17 +149,18 @@ export class SyncRunner {
       const errors = [...snapshot.failures.map((failure) => pairErrorOf(failure, finishedAt)), ...rejected];
       const status: SyncRunStatus = errors.length > 0 ? 'partial' : 'succeeded';
       const fingerprint = status === 'succeeded' ? fingerprintOf(upstream.bodies) : null;
-      const feedRecords = feedRecordChanges(snapshot, stored.feeds, previous);
+      const feedRecords = feedRecordChanges(snapshot, storedFeeds, previous);
       const lists = new Map([...upstream.bodies].filter(([request, hash]) => request.startsWith('json?') && stored.lists.get(request) !== hash));
       await bodies.apply(trx, { lists, replaceLists: status === 'succeeded', feedUpserts: feedRecords.upserts, feedDeletes: feedRecords.deletes }, finishedAt);
       await runs.record(trx, runRecord(id, startedAt, finishedAt, upstream.planningUnit.id, status, tally, snapshot.entities.size, null, fingerprint), errors);
-      return { tally, errors, status };
+      return { tally, errors, status, fingerprint };
     });
     this.deps.relay.wake();
     // The run has committed: a failed cleanup must not turn it into a failed run (the next run empties it too).
     await staged.clear().catch((error: unknown) => logger.warn({ err: error, syncRunId: id }, 'emptying the staging table failed'));
     const { tally, errors, status } = outcome;
     recordMetrics(tally, snapshot.entities.values(), finishedAt, errors.length);
+    this.gaugedFingerprint = outcome.fingerprint;
     const read = { feedsParsed, feedsUnchanged: snapshot.reusedFeeds.size, upstreamUnchanged: false };
     recordFeedMetrics(read);
     logger.info(
@@ -165,18 +172,22 @@ export class SyncRunner {
   }
 
   /**
-   * Reads the last snapshot's keys, hashes and scopes, and the data a build may keep as it was; empties the
-   * staging table, which may hold what an earlier run left when it failed.
+   * Reads the last snapshot's keys, hashes and scopes, the data a build may keep as it was, and what each
+   * stored feed's events were built from; empties the staging table, which may hold what an earlier run left
+   * when it failed. The run holds the advisory lock, so the feed records are those whose hashes it compared.
    */
-  private async startBuilding(upstream: UpstreamSnapshot, failures: readonly ScopedFailure[], feedRecords: ReadonlyMap<number, FeedRecord>): Promise<Building> {
+  private async startBuilding(upstream: UpstreamSnapshot, failures: readonly ScopedFailure[]): Promise<Building> {
     await this.deps.staged.clear();
     const failedPrograms = failures.filter((failure) => failure.pgid === null).map((failure) => programScope(failure.og));
-    const previous = await this.deps.snapshots.loadIndex([
-      { entityType: 'program' },
-      ...(failedPrograms.length > 0 ? [{ entityType: 'instructor' as const, scopes: failedPrograms }] : []),
+    const [previous, feedRecords] = await Promise.all([
+      this.deps.snapshots.loadIndex([
+        { entityType: 'program' },
+        ...(failedPrograms.length > 0 ? [{ entityType: 'instructor' as const, scopes: failedPrograms }] : []),
+      ]),
+      this.deps.bodies.loadFeedRecords(),
     ]);
     const counts = ScopeCounts.of(previous.values());
-    return { previous, builder: new NextSnapshotBuilder({ upstream, failures, previous, counts, feedRecords }) };
+    return { previous, feedRecords, builder: new NextSnapshotBuilder({ upstream, failures, previous, counts, feedRecords }) };
   }
 
   /**
@@ -193,9 +204,13 @@ export class SyncRunner {
   ): Promise<SyncRunResult> {
     const run = runRecord(id, startedAt, finishedAt, upstream.planningUnit.id, 'succeeded', NO_CHANGES, lastCommitted.entityCount, null, lastCommitted.upstreamFingerprint);
     await this.deps.runs.record(this.deps.knex, run, []);
-    // The gauges as a run that built the snapshot would set them (a restarted process has none yet).
-    const counts = await this.deps.snapshots.countByType();
-    for (const entityType of ENTITY_TYPES) syncEntitiesSeen.set({ entity_type: entityType }, counts.get(entityType) ?? 0);
+    // The gauges as a run that built the snapshot would set them, unless this process already did for it (a
+    // restarted process has none yet; another replica may have committed the runs since).
+    if (this.gaugedFingerprint !== lastCommitted.upstreamFingerprint) {
+      const counts = await this.deps.snapshots.countByType();
+      for (const entityType of ENTITY_TYPES) syncEntitiesSeen.set({ entity_type: entityType }, counts.get(entityType) ?? 0);
+      this.gaugedFingerprint = lastCommitted.upstreamFingerprint;
+    }
     syncLastSuccess.set(finishedAt.getTime() / 1000);
     const read = { feedsParsed, feedsUnchanged: upstream.unchangedFeeds.size, upstreamUnchanged: true };
     recordFeedMetrics(read);
@@ -206,6 +221,8 @@ export class SyncRunner {
 
 interface Building {
   previous: Map<string, IndexedEntity>;
+  /** pgid -> the stored feed record, with its derivation. */
+  feedRecords: Map<number, FeedRecord>;
   builder: NextSnapshotBuilder;
 }
 

@@ -4,24 +4,26 @@
  * transaction, so a run that does not commit leaves them as they were.
  */
 import type { Knex } from '@timetable/db';
+import type { KnownFeed } from '../upstream-client/starplan-client.js';
 import type { FeedDerivation, FeedRecord } from './next-snapshot.js';
 
-interface BodyRow {
+interface HashRow {
   source: string;
   body_hash: string;
-  derivation: FeedDerivation | null;
   etag: string | null;
   last_modified: string | null;
 }
 
+type RecordRow = HashRow & { derivation: FeedDerivation | null };
+
 const FEED_PREFIX = 'feed:';
 const WRITE_CHUNK = 500;
 
-export interface StoredBodies {
+export interface StoredHashes {
   /** List request -> body hash. */
   lists: Map<string, string>;
-  /** pgid -> the feed record. */
-  feeds: Map<number, FeedRecord>;
+  /** pgid -> the feed's body hash and validators, without what its events were built from. */
+  feeds: Map<number, KnownFeed>;
 }
 
 export interface UpstreamBodyStoreDeps {
@@ -36,14 +38,30 @@ export class UpstreamBodyStore {
     this.knex = deps.knex;
   }
 
-  async load(): Promise<StoredBodies> {
-    const rows: BodyRow[] = await this.knex('upstream_bodies').select('source', 'body_hash', 'derivation', 'etag', 'last_modified');
-    const stored: StoredBodies = { lists: new Map(), feeds: new Map() };
+  /**
+   * What a run compares its answers with. The derivations stay in the table: a run that finds every answer
+   * unchanged never needs them, and they are most of each feed row's bytes.
+   */
+  async loadHashes(): Promise<StoredHashes> {
+    const rows: HashRow[] = await this.knex('upstream_bodies').select('source', 'body_hash', 'etag', 'last_modified');
+    const stored: StoredHashes = { lists: new Map(), feeds: new Map() };
     for (const row of rows) {
       if (!row.source.startsWith(FEED_PREFIX)) stored.lists.set(row.source, row.body_hash);
-      else if (row.derivation) stored.feeds.set(Number(row.source.slice(FEED_PREFIX.length)), { bodyHash: row.body_hash, derivation: row.derivation, ...validatorsOf(row) });
+      else stored.feeds.set(pgidOf(row), { bodyHash: row.body_hash, ...validatorsOf(row) });
     }
     return stored;
+  }
+
+  /**
+   * pgid -> the feed record, with what its events were built from: read once a run has a feed to build. A feed
+   * row always has a derivation (apply writes one); were one missing, its feed would be read again, not reused.
+   */
+  async loadFeedRecords(): Promise<Map<number, FeedRecord>> {
+    const rows: RecordRow[] = await this.knex('upstream_bodies')
+      .select('source', 'body_hash', 'derivation', 'etag', 'last_modified')
+      .where('source', 'like', `${FEED_PREFIX}%`)
+      .whereNotNull('derivation');
+    return new Map(rows.map((row) => [pgidOf(row), { bodyHash: row.body_hash, derivation: row.derivation!, ...validatorsOf(row) }]));
   }
 
   /**
@@ -83,7 +101,11 @@ export class UpstreamBodyStore {
   }
 }
 
-function validatorsOf(row: BodyRow): Pick<FeedRecord, 'validators'> {
+function pgidOf(row: HashRow): number {
+  return Number(row.source.slice(FEED_PREFIX.length));
+}
+
+function validatorsOf(row: HashRow): Pick<FeedRecord, 'validators'> {
   if (row.etag === null && row.last_modified === null) return {};
   return { validators: { ...(row.etag !== null ? { etag: row.etag } : {}), ...(row.last_modified !== null ? { lastModified: row.last_modified } : {}) } };
 }
