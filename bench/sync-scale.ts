@@ -3,7 +3,8 @@
  * sync of the simulator university, publishing its outbox, two unchanged re-syncs back to back (the first runs
  * its code for the first time in the process, the second with it compiled), bare loops fetching, and fetching
  * and hashing, what they fetched (their baselines), a third unchanged re-sync after the process idled as a
- * running service does between runs, and a re-sync after the simulator changed about one percent of the events.
+ * running service does between runs, the fetching and hashing loop after idling as long (its baseline), and a
+ * re-sync after the simulator changed about one percent of the events.
  * Each scale runs in a child process of its own, so the peak RSS of one is not inherited by the next; the
  * simulator runs in a further child process, so the RSS is the sync's own. The sync writes to a fresh database
  * that is dropped after.
@@ -12,6 +13,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -51,8 +53,9 @@ const SYNC_PROCESS_OPTIONS = ['--expose-gc', ...SYNC_NODE_OPTIONS, ...process.ex
  */
 const UPSTREAM_VALIDATORS = process.env.BENCH_UPSTREAM_VALIDATORS === '1';
 /**
- * BENCH_PROFILE=1: one more unchanged re-sync under the CPU profiler, after the measured one (the profiler
- * slows what it watches, so it counts in no figure): where the sync's own time goes when nothing changed.
+ * BENCH_PROFILE=1: one more unchanged re-sync and one more pass of the fetching and hashing loop under the CPU
+ * profiler, after the measured steps (the profiler slows what it watches, so it counts in no figure): where the
+ * sync's own time goes when nothing changed, beside where the least a re-sync can do goes.
  */
 const PROFILE = process.env.BENCH_PROFILE === '1';
 /**
@@ -95,6 +98,12 @@ type RunStep = Step & {
   upstreamUnchanged: boolean;
 };
 
+/** A step's wall and CPU time as shares of the first sync's. */
+interface Shares {
+  shareOfFirst: number;
+  cpuShareOfFirst: number;
+}
+
 interface ScaleReport {
   scale: number;
   events: number;
@@ -102,15 +111,17 @@ interface ScaleReport {
   firstSync: RunStep;
   publishOutbox: Step;
   /** The first unchanged re-sync after the first sync: its code paths run for the first time in the process. */
-  unchangedResync: RunStep & { shareOfFirst: number; cpuShareOfFirst: number };
+  unchangedResync: RunStep & Shares;
   /** The next one, right after: the same work, its code compiled. */
-  unchangedResyncWarm: RunStep & { shareOfFirst: number; cpuShareOfFirst: number };
+  unchangedResyncWarm: RunStep & Shares;
   /** One more after the process idled for `idleSeconds`, as a running service's later runs start. */
-  unchangedResyncAfterIdle: RunStep & { shareOfFirst: number; cpuShareOfFirst: number; idleSeconds: number };
+  unchangedResyncAfterIdle: RunStep & Shares & { idleSeconds: number };
   /** The same addresses fetched by a bare loop, right after the unchanged re-syncs (its second pass, warm too). */
   bareFetch: Step & { requests: number; megabytes: number };
   /** The same loop hashing each answer as the sync does: the least a re-sync can do without validators. */
-  bareFetchAndHash: Step;
+  bareFetchAndHash: Step & Shares;
+  /** That loop once more after the process idled as long as before `unchangedResyncAfterIdle`: its baseline. */
+  bareFetchAndHashAfterIdle: Step & Shares;
   /**
    * With BENCH_UPSTREAM_REPLAY=1, the replaying proxy's GETs in each phase: answered from memory or forwarded to
    * the simulator. The unchanged phase (the three unchanged re-syncs, the bare fetches and a profiled re-sync) should
@@ -121,6 +132,8 @@ interface ScaleReport {
   churnResync: RunStep & { shareOfFirst: number };
   /** With BENCH_PROFILE=1: the sync process during an unchanged re-sync of its own. */
   unchangedResyncProfile?: ProfileSummary;
+  /** With BENCH_PROFILE=1: the same process during a pass of the fetching and hashing loop. */
+  bareFetchAndHashProfile?: ProfileSummary;
 }
 
 async function freePort(): Promise<number> {
@@ -167,7 +180,7 @@ async function startUpstreamProcess(name: string, script: string, env: Record<st
       stop();
       throw new Error(`${name} did not start`);
     }
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await sleep(250);
   }
 }
 
@@ -211,7 +224,7 @@ async function measure<T>(work: () => Promise<T>, upstreamCpuSeconds: () => Prom
   }
 }
 
-function shareOfFirst(step: RunStep, first: Step): RunStep & { shareOfFirst: number; cpuShareOfFirst: number } {
+function shareOfFirst<T extends Step>(step: T, first: Step): T & Shares {
   return { ...step, shareOfFirst: step.seconds / first.seconds, cpuShareOfFirst: step.cpuSeconds / first.cpuSeconds };
 }
 
@@ -287,11 +300,18 @@ async function benchOneScale(scale: number): Promise<void> {
       onHash: (address, hash) => void (storedHashes.get(address) !== hash && differing.push(address)),
     });
     if (differing.length > 0) throw new Error(`the bare loop hashed ${differing.length} answers unlike the sync, e.g. ${differing[0]}`);
-    const bareAndHash = await measureStep(() => bareFetch(addresses, UPSTREAM_CONCURRENCY, { timeZone: SYNC_TIME_ZONE }));
-    await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
+    const fetchAndHash = () => bareFetch(addresses, UPSTREAM_CONCURRENCY, { timeZone: SYNC_TIME_ZONE });
+    const bareAndHash = await measureStep(fetchAndHash);
+    await sleep(IDLE_SECONDS * 1000);
     const afterIdle = await measureStep(() => sync.runOnce());
+    // The least a re-sync can do, after the same pause: what idling costs whoever fetches, rather than the sync alone.
+    await sleep(IDLE_SECONDS * 1000);
+    const bareAndHashAfterIdle = await measureStep(fetchAndHash);
     const profile = PROFILE
       ? (await profileWhile(path.join(resultsDir, `sync-unchanged-resync-scale-${scale}.cpuprofile`), () => sync.runOnce(), 20)).summary
+      : undefined;
+    const bareProfile = PROFILE
+      ? (await profileWhile(path.join(resultsDir, `bare-fetch-and-hash-scale-${scale}.cpuprofile`), fetchAndHash, 20)).summary
       : undefined;
     const unchangedCounts = await replayMode('record');
     const events = await count('event');
@@ -325,7 +345,8 @@ async function benchOneScale(scale: number): Promise<void> {
       unchangedResyncWarm: shareOfFirst(runStep(unchangedWarm.step, unchangedWarm.result), first.step),
       unchangedResyncAfterIdle: { ...shareOfFirst(runStep(afterIdle.step, afterIdle.result), first.step), idleSeconds: IDLE_SECONDS },
       bareFetch: { ...bare.step, requests: addresses.length, megabytes: bare.result / 2 ** 20 },
-      bareFetchAndHash: bareAndHash.step,
+      bareFetchAndHash: shareOfFirst(bareAndHash.step, first.step),
+      bareFetchAndHashAfterIdle: shareOfFirst(bareAndHashAfterIdle.step, first.step),
       churn: {
         operations,
         eventsChanged: Number(eventsChanged[0]?.count ?? 0),
@@ -333,6 +354,7 @@ async function benchOneScale(scale: number): Promise<void> {
       },
       churnResync: { ...runStep(churned.step, churned.result), shareOfFirst: churned.step.seconds / first.step.seconds },
       unchangedResyncProfile: profile,
+      bareFetchAndHashProfile: bareProfile,
       ...(firstCounts && unchangedCounts && churnCounts ? { replayCounts: { first: firstCounts, unchanged: unchangedCounts, churn: churnCounts } } : {}),
     };
     process.stdout.write(`${RESULT_PREFIX}${JSON.stringify(report)}\n`);
@@ -364,12 +386,12 @@ function replayPhases(counts: NonNullable<ScaleReport['replayCounts']>): string 
   return `first sync ${phase(counts.first)}, unchanged re-syncs and bare fetches ${phase(counts.unchanged)}, churn re-sync ${phase(counts.churn)}`;
 }
 
-function share(step: { shareOfFirst: number; cpuShareOfFirst: number }): string {
+function share(step: Shares): string {
   return `    = ${(step.shareOfFirst * 100).toFixed(1)} % of the first (CPU ${(step.cpuShareOfFirst * 100).toFixed(1)} %)`;
 }
 
-function against(resync: Step, baseline: Step): string {
-  return `    the warm unchanged re-sync took ${(resync.seconds / baseline.seconds).toFixed(2)} times its time and ${(resync.cpuSeconds / baseline.cpuSeconds).toFixed(2)} times its CPU`;
+function against(resync: Step, baseline: Step, which = 'warm'): string {
+  return `    the ${which} unchanged re-sync took ${(resync.seconds / baseline.seconds).toFixed(2)} times its time and ${(resync.cpuSeconds / baseline.cpuSeconds).toFixed(2)} times its CPU`;
 }
 
 function describe(report: ScaleReport): string {
@@ -378,6 +400,8 @@ function describe(report: ScaleReport): string {
     `RSS ${step.startRssMb} MB at start, peak ${step.peakRssMb} MB, ` +
     `${step.created}/${step.updated}/${step.deleted} created/updated/deleted, feeds parsed ${step.feedsParsed}, unchanged ${step.feedsUnchanged}, ${step.status}` +
     (step.upstreamUnchanged ? ', upstream unchanged' : '');
+  const bare = (name: string, step: Step) =>
+    `  ${name}: ${step.seconds.toFixed(2)} s (CPU ${step.cpuSeconds.toFixed(2)} s; the upstream's ${step.upstreamCpuSeconds.toFixed(2)} s)`;
   return [
     `scale ${report.scale}: ${report.entities} entities, ${report.events} events`,
     run('first sync', report.firstSync),
@@ -389,11 +413,14 @@ function describe(report: ScaleReport): string {
     `  bare fetch of the same ${report.bareFetch.requests} addresses (${report.bareFetch.megabytes.toFixed(1)} MB), ${UPSTREAM_CONCURRENCY} at a time: ` +
       `${report.bareFetch.seconds.toFixed(2)} s (CPU ${report.bareFetch.cpuSeconds.toFixed(2)} s; the upstream's ${report.bareFetch.upstreamCpuSeconds.toFixed(2)} s)`,
     against(report.unchangedResyncWarm, report.bareFetch),
-    `  the same, each answer hashed as the sync does: ${report.bareFetchAndHash.seconds.toFixed(2)} s (CPU ${report.bareFetchAndHash.cpuSeconds.toFixed(2)} s; ` +
-      `the upstream's ${report.bareFetchAndHash.upstreamCpuSeconds.toFixed(2)} s)`,
+    bare('the same, each answer hashed as the sync does', report.bareFetchAndHash),
+    share(report.bareFetchAndHash),
     against(report.unchangedResyncWarm, report.bareFetchAndHash),
     `${run(`unchanged re-sync after ${report.unchangedResyncAfterIdle.idleSeconds} s idle`, report.unchangedResyncAfterIdle)}`,
     share(report.unchangedResyncAfterIdle),
+    bare(`fetching and hashing after ${report.unchangedResyncAfterIdle.idleSeconds} s idle`, report.bareFetchAndHashAfterIdle),
+    share(report.bareFetchAndHashAfterIdle),
+    against(report.unchangedResyncAfterIdle, report.bareFetchAndHashAfterIdle, 'idled'),
     `  churn: ${report.churn.operations} simulator changes, ${report.churn.eventsChanged} event changes (${(report.churn.shareOfEvents * 100).toFixed(1)} % of the events)`,
     `${run('churn re-sync', report.churnResync)}`,
     `    = ${(report.churnResync.shareOfFirst * 100).toFixed(1)} % of the first`,
@@ -426,6 +453,9 @@ if (one !== undefined) {
     process.stdout.write(`${describe(report)}\n`);
     if (report.unchangedResyncProfile) {
       process.stdout.write(`${formatProfile(`the sync process in an unchanged re-sync at scale ${scale}`, report.unchangedResyncProfile)}\n`);
+    }
+    if (report.bareFetchAndHashProfile) {
+      process.stdout.write(`${formatProfile(`the same process fetching and hashing the same answers at scale ${scale}`, report.bareFetchAndHashProfile)}\n`);
     }
   }
   process.stdout.write(

@@ -58,7 +58,8 @@ interface SyncReport {
     unchangedResyncWarm: SyncStep & { shareOfFirst: number };
     unchangedResyncAfterIdle: SyncStep & { shareOfFirst: number; idleSeconds: number };
     bareFetch: { seconds: number; requests: number; megabytes: number };
-    bareFetchAndHash: { seconds: number };
+    bareFetchAndHash: { seconds: number; shareOfFirst: number };
+    bareFetchAndHashAfterIdle: { seconds: number; shareOfFirst: number };
     replayCounts?: { first: ReplayCounts; unchanged: ReplayCounts; churn: ReplayCounts };
     churn: { eventsChanged: number };
     churnResync: SyncStep & { shareOfFirst: number };
@@ -114,6 +115,8 @@ describe('the benches (smoke runs)', () => {
     const done = await bench('bench:sync', { BENCH_SCALES: '1', BENCH_PROFILE: '1', BENCH_IDLE_SECONDS: '1' });
     expect(done.stdout).toContain('profile of the sync process in an unchanged re-sync at scale 1');
     expect((await done.result<{ nodes: unknown[] }>('sync-unchanged-resync-scale-1.cpuprofile')).nodes.length).toBeGreaterThan(0);
+    expect(done.stdout).toContain('profile of the same process fetching and hashing the same answers at scale 1');
+    expect((await done.result<{ nodes: unknown[] }>('bare-fetch-and-hash-scale-1.cpuprofile')).nodes.length).toBeGreaterThan(0);
     const [scale] = (await done.result<SyncReport>('sync-scale.json')).scales;
     expect(scale?.scale).toBe(1);
     expect(scale!.events).toBeGreaterThan(0);
@@ -130,7 +133,12 @@ describe('the benches (smoke runs)', () => {
     }
     expect(scale!.bareFetch.requests).toBeGreaterThan(scale!.firstSync.feedsParsed);
     expect(scale!.bareFetch.megabytes).toBeGreaterThan(0);
-    expect(scale!.bareFetchAndHash.seconds).toBeGreaterThan(0);
+    // The fetching and hashing loop, warm and after idling as long as the third re-sync, as shares of the first sync.
+    expect(done.stdout).toContain('fetching and hashing after 1 s idle');
+    for (const loop of [scale!.bareFetchAndHash, scale!.bareFetchAndHashAfterIdle]) {
+      expect(loop.seconds).toBeGreaterThan(0);
+      expect(loop.shareOfFirst).toBeCloseTo(loop.seconds / scale!.firstSync.seconds, 6);
+    }
     expect(scale!.churn.eventsChanged).toBeGreaterThan(0);
     expect(scale!.churnResync.feedsParsed).toBeGreaterThan(0);
     for (const step of [scale!.firstSync, scale!.unchangedResync, scale!.unchangedResyncWarm, scale!.unchangedResyncAfterIdle, scale!.churnResync]) {
@@ -161,8 +169,8 @@ describe('the benches (smoke runs)', () => {
     expect(counts.first).toEqual({ replayed: 0, forwarded: expect.any(Number) });
     expect(counts.first.forwarded).toBeGreaterThanOrEqual(scale!.bareFetch.requests);
     expect(counts.unchanged.forwarded).toBe(0);
-    // Each of the three re-syncs and the four bare passes (two fetching, two hashing too) read every address once.
-    expect(counts.unchanged.replayed).toBe(7 * scale!.bareFetch.requests);
+    // Each of the three re-syncs and the five bare passes (two fetching, three hashing too) read every address once.
+    expect(counts.unchanged.replayed).toBe(8 * scale!.bareFetch.requests);
     expect(counts.churn).toEqual({ replayed: 0, forwarded: expect.any(Number) });
     expect(counts.churn.forwarded).toBeGreaterThan(0);
     // Recording again before the churn: the churn re-sync saw the simulator's changes, not the recorded answers.
