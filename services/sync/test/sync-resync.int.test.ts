@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { courseIdOf, roomIdOf, semesterIdOf } from '../src/index.js';
 import { syncEntitiesSeen } from '../src/features/runs/metrics.js';
 import { calendarBodyHash } from '../src/features/upstream-client/body-hash.js';
+import type { SyncService } from '../src/create-sync-service.js';
 import { createSyncHarness, type SyncHarness } from './sync-harness.js';
 
 let harness: SyncHarness;
@@ -64,34 +65,43 @@ describe('what a re-sync reads again', () => {
     expect(runs[0].entity_count).toBe(runs[1].entity_count);
   });
 
-  it('an unchanged run reads no feed derivation; it counts the snapshot for the gauges only in a process that has not', async () => {
-    const statements: string[] = [];
-    const record = (query: { sql: string }) => void statements.push(query.sql);
+  it('an unchanged run reads no feed derivation; it counts the snapshot for the gauges only where this process has not', async () => {
     const gauges = async () => Object.fromEntries((await syncEntitiesSeen.get()).values.map(({ labels, value }) => [labels.entity_type, value]));
-    const counted = Object.fromEntries(
-      ((await harness.knex('snapshot_entities').select('entity_type').count({ count: '*' }).groupBy('entity_type')) as { entity_type: string; count: number }[]).map(
-        (row) => [row.entity_type, Number(row.count)],
-      ),
-    );
-    const countsSnapshot = (sql: string) => /count\(\*\)/i.test(sql) && sql.includes('snapshot_entities');
-    harness.knex.on('query', record);
-    try {
-      // A restarted process has no gauges: its first unchanged run counts the stored snapshot.
-      syncEntitiesSeen.reset();
-      const restarted = await harness.service();
-      expect((await harness.sync(restarted)).result.upstreamUnchanged).toBe(true);
-      expect(await gauges()).toMatchObject(counted);
-      expect(statements.filter(countsSnapshot)).toHaveLength(1);
-      // Its next one finds the gauges set for this very snapshot and leaves them.
-      statements.length = 0;
-      expect((await harness.sync(restarted)).result.upstreamUnchanged).toBe(true);
-      expect(statements.filter(countsSnapshot)).toEqual([]);
-      expect(await gauges()).toMatchObject(counted);
-    } finally {
-      harness.knex.off('query', record);
-    }
-    expect(statements.length).toBeGreaterThan(0);
-    expect(statements.filter((sql) => sql.includes('derivation'))).toEqual([]);
+    const stored = async () =>
+      Object.fromEntries(
+        ((await harness.knex('snapshot_entities').select('entity_type').count({ count: '*' }).groupBy('entity_type')) as { entity_type: string; count: number }[]).map(
+          (row) => [row.entity_type, Number(row.count)],
+        ),
+      );
+    /** An unchanged run of `service`: the statements it ran that count the snapshot, after checking it read no derivation. */
+    const unchangedRun = async (service: SyncService) => {
+      const statements: string[] = [];
+      const record = (query: { sql: string }) => void statements.push(query.sql);
+      harness.knex.on('query', record);
+      try {
+        expect((await harness.sync(service)).result.upstreamUnchanged).toBe(true);
+      } finally {
+        harness.knex.off('query', record);
+      }
+      expect(statements.length).toBeGreaterThan(0);
+      expect(statements.filter((sql) => sql.includes('derivation'))).toEqual([]);
+      return statements.filter((sql) => /count\(\*\)/i.test(sql) && sql.includes('snapshot_entities'));
+    };
+    // A restarted process has no gauges: its first unchanged run counts the stored snapshot.
+    syncEntitiesSeen.reset();
+    const restarted = await harness.service();
+    expect(await unchangedRun(restarted)).toHaveLength(1);
+    expect(await gauges()).toMatchObject(await stored());
+    // Its next one finds the gauges set for this very snapshot and leaves them.
+    expect(await unchangedRun(restarted)).toEqual([]);
+    expect(await gauges()).toMatchObject(await stored());
+    // Another replica commits a change: this process's gauges are then not of the stored snapshot, so its next
+    // unchanged run counts again.
+    harness.sim.simulator.cancelOccurrence({ occurrenceId: lectureOfOneGroup().occurrence.id });
+    expect((await harness.sync(await harness.service())).result).toMatchObject({ status: 'succeeded', upstreamUnchanged: false });
+    syncEntitiesSeen.reset();
+    expect(await unchangedRun(restarted)).toHaveLength(1);
+    expect(await gauges()).toMatchObject(await stored());
   });
 
   it('a change in one feed: only that feed is parsed, and its change is found as before', async () => {
