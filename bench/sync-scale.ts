@@ -2,14 +2,14 @@
  * Sync at scale (bench/README.md, "Sync at scale"): for each scale of BENCH_SCALES (default 10,100), the first
  * sync of the simulator university, publishing its outbox, two unchanged re-syncs back to back (the first runs
  * its code for the first time in the process, the second with it compiled), bare loops fetching, and fetching
- * and hashing, what they fetched (their baselines), a third unchanged re-sync after the process idled as a
- * running service does between runs, the fetching and hashing loop after idling as long (its baseline), and a
- * re-sync after the simulator changed about one percent of the events.
+ * and hashing, what they fetched (their baselines), unchanged re-syncs and the fetching and hashing loop after
+ * the process idled as a running service does between runs (two of each, in the order A B B A), and a re-sync
+ * after the simulator changed about one percent of the events.
  * Each scale runs in a child process of its own, so the peak RSS of one is not inherited by the next; the
  * simulator runs in a further child process, so the RSS is the sync's own. The sync writes to a fresh database
  * that is dropped after.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -53,9 +53,10 @@ const SYNC_PROCESS_OPTIONS = ['--expose-gc', ...SYNC_NODE_OPTIONS, ...process.ex
  */
 const UPSTREAM_VALIDATORS = process.env.BENCH_UPSTREAM_VALIDATORS === '1';
 /**
- * BENCH_PROFILE=1: one more unchanged re-sync and one more pass of the fetching and hashing loop under the CPU
- * profiler, after the measured steps (the profiler slows what it watches, so it counts in no figure): where the
- * sync's own time goes when nothing changed, beside where the least a re-sync can do goes.
+ * BENCH_PROFILE=1: an unchanged re-sync and a pass of the fetching and hashing loop under the CPU profiler, back
+ * to back after the warm steps, and again each after a pause of its own after the measured pauses (the profiler
+ * slows what it watches, so it counts in no figure): where the sync's own time goes when nothing changed, beside
+ * where the least a re-sync can do goes, warm and after idling. The churn re-sync then runs after them.
  */
 const PROFILE = process.env.BENCH_PROFILE === '1';
 /**
@@ -66,9 +67,10 @@ const PROFILE = process.env.BENCH_PROFILE === '1';
  */
 const UPSTREAM_REPLAY = process.env.BENCH_UPSTREAM_REPLAY === '1';
 /**
- * BENCH_IDLE_SECONDS (default 60): how long the sync process idles before one more unchanged re-sync, as a
- * running service idles between runs (SYNC_INTERVAL_SECONDS, 300 by default). Back-to-back runs flatter it:
- * while idle, V8 gives back memory it then has to find again, and the connections to the upstream close.
+ * BENCH_IDLE_SECONDS (default 60): how long the process idles before each step after idling, as a running
+ * service idles between runs (SYNC_INTERVAL_SECONDS, 300 by default). Back-to-back runs flatter it: while idle,
+ * V8 gives back memory it then has to find again, the connections to the upstream and the database close, and
+ * the upstream and the machine idle too.
  */
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 60);
 if (!(IDLE_SECONDS >= 0)) throw new Error(`BENCH_IDLE_SECONDS must be a number of seconds, got ${process.env.BENCH_IDLE_SECONDS}`);
@@ -114,26 +116,28 @@ interface ScaleReport {
   unchangedResync: RunStep & Shares;
   /** The next one, right after: the same work, its code compiled. */
   unchangedResyncWarm: RunStep & Shares;
-  /** One more after the process idled for `idleSeconds`, as a running service's later runs start. */
-  unchangedResyncAfterIdle: RunStep & Shares & { idleSeconds: number };
+  /** Two more, each after the process idled for `idleSeconds`, as a running service's later runs start. */
+  unchangedResyncsAfterIdle: (RunStep & Shares)[];
   /** The same addresses fetched by a bare loop, right after the unchanged re-syncs (its second pass, warm too). */
   bareFetch: Step & { requests: number; megabytes: number };
   /** The same loop hashing each answer as the sync does: the least a re-sync can do without validators. */
-  bareFetchAndHash: Step & Shares;
-  /** That loop once more after the process idled as long as before `unchangedResyncAfterIdle`: its baseline. */
-  bareFetchAndHashAfterIdle: Step & Shares;
+  bareFetchAndHash: Step & Shares & { megabytes: number };
+  /**
+   * That loop twice more, each after the same pause: the baseline of the re-syncs after idling, measured
+   * between them (re-sync, loop, loop, re-sync), so a drift of the machine's speed weighs on both alike.
+   */
+  bareFetchAndHashAfterIdle: (Step & Shares & { megabytes: number })[];
+  idleSeconds: number;
   /**
    * With BENCH_UPSTREAM_REPLAY=1, the replaying proxy's GETs in each phase: answered from memory or forwarded to
-   * the simulator. The unchanged phase (the three unchanged re-syncs, the bare fetches and a profiled re-sync) should
+   * the simulator. The unchanged phase (the unchanged re-syncs and the bare fetches, measured or profiled) should
    * forward none, the churn re-sync replay none.
    */
   replayCounts?: { first: ReplayCounts; unchanged: ReplayCounts; churn: ReplayCounts };
   churn: { operations: number; eventsChanged: number; shareOfEvents: number };
   churnResync: RunStep & { shareOfFirst: number };
-  /** With BENCH_PROFILE=1: the sync process during an unchanged re-sync of its own. */
-  unchangedResyncProfile?: ProfileSummary;
-  /** With BENCH_PROFILE=1: the same process during a pass of the fetching and hashing loop. */
-  bareFetchAndHashProfile?: ProfileSummary;
+  /** With BENCH_PROFILE=1: the sync process in an unchanged re-sync and in a pass of the loop, warm and after idling. */
+  profiles?: { resync: ProfileSummary; loop: ProfileSummary; resyncAfterIdle: ProfileSummary; loopAfterIdle: ProfileSummary };
 }
 
 async function freePort(): Promise<number> {
@@ -301,18 +305,30 @@ async function benchOneScale(scale: number): Promise<void> {
     });
     if (differing.length > 0) throw new Error(`the bare loop hashed ${differing.length} answers unlike the sync, e.g. ${differing[0]}`);
     const fetchAndHash = () => bareFetch(addresses, UPSTREAM_CONCURRENCY, { timeZone: SYNC_TIME_ZONE });
+    const resync = () => sync.runOnce();
     const bareAndHash = await measureStep(fetchAndHash);
-    await sleep(IDLE_SECONDS * 1000);
-    const afterIdle = await measureStep(() => sync.runOnce());
-    // The least a re-sync can do, after the same pause: what idling costs whoever fetches, rather than the sync alone.
-    await sleep(IDLE_SECONDS * 1000);
-    const bareAndHashAfterIdle = await measureStep(fetchAndHash);
-    const profile = PROFILE
-      ? (await profileWhile(path.join(resultsDir, `sync-unchanged-resync-scale-${scale}.cpuprofile`), () => sync.runOnce(), 20)).summary
-      : undefined;
-    const bareProfile = PROFILE
-      ? (await profileWhile(path.join(resultsDir, `bare-fetch-and-hash-scale-${scale}.cpuprofile`), fetchAndHash, 20)).summary
-      : undefined;
+    const profile = async (name: string, work: () => Promise<unknown>) =>
+      (await profileWhile(path.join(resultsDir, `${name}-scale-${scale}.cpuprofile`), work, 20)).summary;
+    const warmProfiles = PROFILE ? { resync: await profile('sync-unchanged-resync', resync), loop: await profile('bare-fetch-and-hash', fetchAndHash) } : undefined;
+    // After idling, the re-sync and the least a re-sync can do (what idling costs whoever fetches, rather than
+    // the sync alone), each after a pause of its own, in the order A B B A.
+    const idled = async <T>(work: () => Promise<T>) => {
+      await sleep(IDLE_SECONDS * 1000);
+      return measureStep(work);
+    };
+    const resyncIdled1 = await idled(resync);
+    const loopIdled1 = await idled(fetchAndHash);
+    const loopIdled2 = await idled(fetchAndHash);
+    const resyncIdled2 = await idled(resync);
+    const profileIdled = async (name: string, work: () => Promise<unknown>) => {
+      await sleep(IDLE_SECONDS * 1000);
+      return profile(name, work);
+    };
+    const profiles = warmProfiles && {
+      ...warmProfiles,
+      resyncAfterIdle: await profileIdled('sync-unchanged-resync-after-idle', resync),
+      loopAfterIdle: await profileIdled('bare-fetch-and-hash-after-idle', fetchAndHash),
+    };
     const unchangedCounts = await replayMode('record');
     const events = await count('event');
     const entities = await count();
@@ -343,18 +359,18 @@ async function benchOneScale(scale: number): Promise<void> {
       publishOutbox: publish.step,
       unchangedResync: shareOfFirst(runStep(unchanged.step, unchanged.result), first.step),
       unchangedResyncWarm: shareOfFirst(runStep(unchangedWarm.step, unchangedWarm.result), first.step),
-      unchangedResyncAfterIdle: { ...shareOfFirst(runStep(afterIdle.step, afterIdle.result), first.step), idleSeconds: IDLE_SECONDS },
+      unchangedResyncsAfterIdle: [resyncIdled1, resyncIdled2].map(({ step, result }) => shareOfFirst(runStep(step, result), first.step)),
       bareFetch: { ...bare.step, requests: addresses.length, megabytes: bare.result / 2 ** 20 },
-      bareFetchAndHash: shareOfFirst(bareAndHash.step, first.step),
-      bareFetchAndHashAfterIdle: shareOfFirst(bareAndHashAfterIdle.step, first.step),
+      bareFetchAndHash: { ...shareOfFirst(bareAndHash.step, first.step), megabytes: bareAndHash.result / 2 ** 20 },
+      bareFetchAndHashAfterIdle: [loopIdled1, loopIdled2].map(({ step, result }) => ({ ...shareOfFirst(step, first.step), megabytes: result / 2 ** 20 })),
+      idleSeconds: IDLE_SECONDS,
       churn: {
         operations,
         eventsChanged: Number(eventsChanged[0]?.count ?? 0),
         shareOfEvents: Number(eventsChanged[0]?.count ?? 0) / events,
       },
       churnResync: { ...runStep(churned.step, churned.result), shareOfFirst: churned.step.seconds / first.step.seconds },
-      unchangedResyncProfile: profile,
-      bareFetchAndHashProfile: bareProfile,
+      profiles,
       ...(firstCounts && unchangedCounts && churnCounts ? { replayCounts: { first: firstCounts, unchanged: unchangedCounts, churn: churnCounts } } : {}),
     };
     process.stdout.write(`${RESULT_PREFIX}${JSON.stringify(report)}\n`);
@@ -390,8 +406,14 @@ function share(step: Shares): string {
   return `    = ${(step.shareOfFirst * 100).toFixed(1)} % of the first (CPU ${(step.cpuShareOfFirst * 100).toFixed(1)} %)`;
 }
 
-function against(resync: Step, baseline: Step, which = 'warm'): string {
-  return `    the ${which} unchanged re-sync took ${(resync.seconds / baseline.seconds).toFixed(2)} times its time and ${(resync.cpuSeconds / baseline.cpuSeconds).toFixed(2)} times its CPU`;
+type Timed = Pick<Step, 'seconds' | 'cpuSeconds'>;
+
+function against(resync: Timed, baseline: Timed, which = 'the warm unchanged re-sync', its = 'its'): string {
+  return `    ${which} took ${(resync.seconds / baseline.seconds).toFixed(2)} times ${its} time and ${(resync.cpuSeconds / baseline.cpuSeconds).toFixed(2)} times ${its} CPU`;
+}
+
+function total(steps: readonly Timed[]): Timed {
+  return { seconds: steps.reduce((sum, step) => sum + step.seconds, 0), cpuSeconds: steps.reduce((sum, step) => sum + step.cpuSeconds, 0) };
 }
 
 function describe(report: ScaleReport): string {
@@ -402,6 +424,14 @@ function describe(report: ScaleReport): string {
     (step.upstreamUnchanged ? ', upstream unchanged' : '');
   const bare = (name: string, step: Step) =>
     `  ${name}: ${step.seconds.toFixed(2)} s (CPU ${step.cpuSeconds.toFixed(2)} s; the upstream's ${step.upstreamCpuSeconds.toFixed(2)} s)`;
+  const [resync1, resync2] = report.unchangedResyncsAfterIdle;
+  const [loop1, loop2] = report.bareFetchAndHashAfterIdle;
+  const afterIdle: [string, { resync: RunStep & Shares } | { loop: Step & Shares }][] = [
+    ['unchanged re-sync after idling', { resync: resync1! }],
+    ['fetching and hashing after idling', { loop: loop1! }],
+    ['fetching and hashing after idling', { loop: loop2! }],
+    ['unchanged re-sync after idling', { resync: resync2! }],
+  ];
   return [
     `scale ${report.scale}: ${report.entities} entities, ${report.events} events`,
     run('first sync', report.firstSync),
@@ -416,11 +446,9 @@ function describe(report: ScaleReport): string {
     bare('the same, each answer hashed as the sync does', report.bareFetchAndHash),
     share(report.bareFetchAndHash),
     against(report.unchangedResyncWarm, report.bareFetchAndHash),
-    `${run(`unchanged re-sync after ${report.unchangedResyncAfterIdle.idleSeconds} s idle`, report.unchangedResyncAfterIdle)}`,
-    share(report.unchangedResyncAfterIdle),
-    bare(`fetching and hashing after ${report.unchangedResyncAfterIdle.idleSeconds} s idle`, report.bareFetchAndHashAfterIdle),
-    share(report.bareFetchAndHashAfterIdle),
-    against(report.unchangedResyncAfterIdle, report.bareFetchAndHashAfterIdle, 'idled'),
+    `  after idling ${report.idleSeconds} s before each, in the order re-sync, loop, loop, re-sync:`,
+    ...afterIdle.flatMap(([name, step]) => ['resync' in step ? run(name, step.resync) : bare(name, step.loop), share('resync' in step ? step.resync : step.loop)]),
+    against(total(report.unchangedResyncsAfterIdle), total(report.bareFetchAndHashAfterIdle), 'the two re-syncs after idling', 'the two loops\''),
     `  churn: ${report.churn.operations} simulator changes, ${report.churn.eventsChanged} event changes (${(report.churn.shareOfEvents * 100).toFixed(1)} % of the events)`,
     `${run('churn re-sync', report.churnResync)}`,
     `    = ${(report.churnResync.shareOfFirst * 100).toFixed(1)} % of the first`,
@@ -433,6 +461,7 @@ if (one !== undefined) {
   await benchOneScale(Number(one));
 } else {
   const scales = (process.env.BENCH_SCALES ?? process.env.BENCH_SCALE ?? '10,100').split(',').map((scale) => Number(scale.trim()));
+  const measuredCode = codeVersion();
   process.stdout.write(`sync process options as deployed (deploy/k8s/base/services/sync.yaml): ${SYNC_NODE_OPTIONS.join(' ') || 'none'}\n`);
   process.stdout.write(
     UPSTREAM_VALIDATORS
@@ -451,11 +480,12 @@ if (one !== undefined) {
     const report = await benchInChild(scale);
     reports.push(report);
     process.stdout.write(`${describe(report)}\n`);
-    if (report.unchangedResyncProfile) {
-      process.stdout.write(`${formatProfile(`the sync process in an unchanged re-sync at scale ${scale}`, report.unchangedResyncProfile)}\n`);
-    }
-    if (report.bareFetchAndHashProfile) {
-      process.stdout.write(`${formatProfile(`the same process fetching and hashing the same answers at scale ${scale}`, report.bareFetchAndHashProfile)}\n`);
+    if (report.profiles) {
+      const { resync, loop, resyncAfterIdle, loopAfterIdle } = report.profiles;
+      process.stdout.write(`${formatProfile(`the sync process in an unchanged re-sync at scale ${scale}, warm`, resync)}\n`);
+      process.stdout.write(`${formatProfile(`the same process fetching and hashing the same answers, warm`, loop)}\n`);
+      process.stdout.write(`${formatProfile(`the sync process in an unchanged re-sync at scale ${scale}, after idling`, resyncAfterIdle)}\n`);
+      process.stdout.write(`${formatProfile(`the same process fetching and hashing the same answers, after idling`, loopAfterIdle)}\n`);
     }
   }
   process.stdout.write(
@@ -469,10 +499,20 @@ if (one !== undefined) {
     cpus: os.cpus().length,
     upstreamValidators: UPSTREAM_VALIDATORS,
     upstreamReplay: UPSTREAM_REPLAY,
-    idleSeconds: IDLE_SECONDS,
+    // The code measured: HEAD, and whether the working tree differed from it, when the run started.
+    ...measuredCode,
     // What the sync process ran with, so a run with options of its own is told from one as deployed.
     syncProcessOptions: SYNC_PROCESS_OPTIONS,
     scales: reports,
   };
   await writeFile(path.join(resultsDir, 'sync-scale.json'), `${JSON.stringify(result, null, 2)}\n`);
+}
+
+function codeVersion(): { commit: string | null; uncommittedChanges: boolean | null } {
+  try {
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: repoRoot, encoding: 'utf8' }).trim();
+    return { commit: git('rev-parse', 'HEAD'), uncommittedChanges: git('status', '--porcelain').length > 0 };
+  } catch {
+    return { commit: null, uncommittedChanges: null };
+  }
 }
