@@ -11,7 +11,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import os from 'node:os';
@@ -74,7 +74,15 @@ const UPSTREAM_REPLAY = process.env.BENCH_UPSTREAM_REPLAY === '1';
  */
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 60);
 if (!(IDLE_SECONDS >= 0)) throw new Error(`BENCH_IDLE_SECONDS must be a number of seconds, got ${process.env.BENCH_IDLE_SECONDS}`);
+/**
+ * BENCH_BUSY_UPSTREAM=1: during every pause a process of its own keeps reading the upstream
+ * (support/busy-upstream.ts), so only the sync process idles: whether what a pause costs is the sync's, or the
+ * upstream's and the machine's, which idle with it on this machine and not in production.
+ */
+const BUSY_UPSTREAM = process.env.BENCH_BUSY_UPSTREAM === '1';
 if (UPSTREAM_REPLAY && UPSTREAM_VALIDATORS) throw new Error('BENCH_UPSTREAM_REPLAY and BENCH_UPSTREAM_VALIDATORS do not go together');
+// The busy passes would count among the replayed answers of the unchanged phase.
+if (UPSTREAM_REPLAY && BUSY_UPSTREAM) throw new Error('BENCH_UPSTREAM_REPLAY and BENCH_BUSY_UPSTREAM do not go together');
 
 interface Step {
   /** RSS when the step began, after a full garbage collection: what earlier steps left behind. */
@@ -128,6 +136,8 @@ interface ScaleReport {
    */
   bareFetchAndHashAfterIdle: (Step & Shares & { megabytes: number })[];
   idleSeconds: number;
+  /** With BENCH_BUSY_UPSTREAM=1: the passes over every address the upstream served during each pause. */
+  busyUpstreamPasses?: number[];
   /**
    * With BENCH_UPSTREAM_REPLAY=1, the replaying proxy's GETs in each phase: answered from memory or forwarded to
    * the simulator. The unchanged phase (the unchanged re-syncs and the bare fetches, measured or profiled) should
@@ -312,8 +322,10 @@ async function benchOneScale(scale: number): Promise<void> {
     const warmProfiles = PROFILE ? { resync: await profile('sync-unchanged-resync', resync), loop: await profile('bare-fetch-and-hash', fetchAndHash) } : undefined;
     // After idling, the re-sync and the least a re-sync can do (what idling costs whoever fetches, rather than
     // the sync alone), each after a pause of its own, in the order A B B A.
+    const busyPasses: number[] = [];
+    const pause = BUSY_UPSTREAM ? await busyPause(addresses, busyPasses) : () => sleep(IDLE_SECONDS * 1000);
     const idled = async <T>(work: () => Promise<T>) => {
-      await sleep(IDLE_SECONDS * 1000);
+      await pause();
       return measureStep(work);
     };
     const resyncIdled1 = await idled(resync);
@@ -321,7 +333,7 @@ async function benchOneScale(scale: number): Promise<void> {
     const loopIdled2 = await idled(fetchAndHash);
     const resyncIdled2 = await idled(resync);
     const profileIdled = async (name: string, work: () => Promise<unknown>) => {
-      await sleep(IDLE_SECONDS * 1000);
+      await pause();
       return profile(name, work);
     };
     const profiles = warmProfiles && {
@@ -364,6 +376,7 @@ async function benchOneScale(scale: number): Promise<void> {
       bareFetchAndHash: { ...shareOfFirst(bareAndHash.step, first.step), megabytes: bareAndHash.result / 2 ** 20 },
       bareFetchAndHashAfterIdle: [loopIdled1, loopIdled2].map(({ step, result }) => ({ ...shareOfFirst(step, first.step), megabytes: result / 2 ** 20 })),
       idleSeconds: IDLE_SECONDS,
+      ...(BUSY_UPSTREAM ? { busyUpstreamPasses: busyPasses } : {}),
       churn: {
         operations,
         eventsChanged: Number(eventsChanged[0]?.count ?? 0),
@@ -380,6 +393,33 @@ async function benchOneScale(scale: number): Promise<void> {
     replay?.stop();
     simulator.stop();
   }
+}
+
+/**
+ * A pause of IDLE_SECONDS during which a process of its own keeps the upstream busy; it has ended when the
+ * pause does. Each pause's count of passes is added to `passes`.
+ */
+async function busyPause(addresses: readonly string[], passes: number[]): Promise<() => Promise<void>> {
+  const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'busy-upstream-')), 'addresses.json');
+  await writeFile(file, JSON.stringify(addresses));
+  return async () => {
+    const child = spawn(process.execPath, ['--conditions=@timetable/source', '--import', 'tsx', 'bench/support/busy-upstream.ts'], {
+      cwd: repoRoot,
+      env: { ...process.env, BUSY_ADDRESSES: file },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    const stop = () => child.kill('SIGTERM');
+    process.once('exit', stop);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    await sleep(IDLE_SECONDS * 1000);
+    stop();
+    process.off('exit', stop);
+    const code = await exited;
+    if (code !== 0) throw new Error(`the process keeping the upstream busy exited ${code}`);
+    passes.push((JSON.parse(output) as { passes: number }).passes);
+  };
 }
 
 /** Runs one scale in a child process and returns its report. */
@@ -468,6 +508,9 @@ if (one !== undefined) {
       ? 'upstream: group feeds with ETags, 304 when unchanged (BENCH_UPSTREAM_VALIDATORS=1; StarPlan sends none)\n'
       : 'upstream: as StarPlan, no validators (BENCH_UPSTREAM_VALIDATORS=1 for an upstream that sends them)\n',
   );
+  if (BUSY_UPSTREAM) {
+    process.stdout.write('upstream: kept busy by a process of its own during every pause (BENCH_BUSY_UPSTREAM=1): only the sync process idles\n');
+  }
   if (UPSTREAM_REPLAY) {
     process.stdout.write(
       'upstream: the simulator behind a replaying proxy (BENCH_UPSTREAM_REPLAY=1): the first sync and the churn re-sync read the simulator ' +
@@ -499,6 +542,7 @@ if (one !== undefined) {
     cpus: os.cpus().length,
     upstreamValidators: UPSTREAM_VALIDATORS,
     upstreamReplay: UPSTREAM_REPLAY,
+    busyUpstream: BUSY_UPSTREAM,
     // The code measured: HEAD, and whether the working tree differed from it, when the run started.
     ...measuredCode,
     // What the sync process ran with, so a run with options of its own is told from one as deployed.

@@ -159,6 +159,19 @@ describe('the benches (smoke runs)', () => {
     expect((await done.result<{ upstreamValidators: boolean }>('sync-scale.json')).upstreamValidators).toBe(true);
   }, 240_000);
 
+  it('BENCH_BUSY_UPSTREAM=1 npm run bench:sync: the upstream kept busy while the sync process idles', async () => {
+    const done = await bench('bench:sync', { BENCH_SCALES: '1', BENCH_BUSY_UPSTREAM: '1', BENCH_IDLE_SECONDS: '2' });
+    expect(done.stdout).toContain('upstream: kept busy by a process of its own during every pause');
+    const result = await done.result<SyncReport & { busyUpstream: boolean; scales: { busyUpstreamPasses: number[] }[] }>('sync-scale.json');
+    expect(result.busyUpstream).toBe(true);
+    const [scale] = result.scales;
+    // The four pauses after idling each saw the upstream read whole at least once.
+    expect(scale!.busyUpstreamPasses).toHaveLength(4);
+    for (const passes of scale!.busyUpstreamPasses) expect(passes).toBeGreaterThanOrEqual(1);
+    for (const resync of scale!.unchangedResyncsAfterIdle) expect(resync.upstreamUnchanged).toBe(true);
+    for (const loop of scale!.bareFetchAndHashAfterIdle) expect(loop.megabytes).toBe(scale!.bareFetch.megabytes);
+  }, 240_000);
+
   it('BENCH_UPSTREAM_REPLAY=1 npm run bench:sync: unchanged re-syncs against recorded answers, the churn re-sync against the simulator', async () => {
     const done = await bench('bench:sync', { BENCH_SCALES: '1', BENCH_UPSTREAM_REPLAY: '1', BENCH_IDLE_SECONDS: '1' });
     expect(done.stdout).toContain('upstream: the simulator behind a replaying proxy');
