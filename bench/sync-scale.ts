@@ -11,8 +11,10 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -76,8 +78,10 @@ const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 60);
 if (!(IDLE_SECONDS >= 0)) throw new Error(`BENCH_IDLE_SECONDS must be a number of seconds, got ${process.env.BENCH_IDLE_SECONDS}`);
 /**
  * BENCH_BUSY_UPSTREAM=1: during every pause a process of its own keeps reading the upstream
- * (support/busy-upstream.ts), so only the sync process idles: whether what a pause costs is the sync's, or the
- * upstream's and the machine's, which idle with it on this machine and not in production.
+ * (support/busy-upstream.ts), so the upstream keeps answering while the sync process idles, as in production:
+ * whether what a pause costs is the sync process's own, or that of the upstream and the machine, which idle
+ * with it in the plain run (the busy process keeps the machine partly awake too, so it does not tell those two
+ * apart).
  */
 const BUSY_UPSTREAM = process.env.BENCH_BUSY_UPSTREAM === '1';
 if (UPSTREAM_REPLAY && UPSTREAM_VALIDATORS) throw new Error('BENCH_UPSTREAM_REPLAY and BENCH_UPSTREAM_VALIDATORS do not go together');
@@ -396,11 +400,14 @@ async function benchOneScale(scale: number): Promise<void> {
 }
 
 /**
- * A pause of IDLE_SECONDS during which a process of its own keeps the upstream busy; it has ended when the
- * pause does. Each pause's count of passes is added to `passes`.
+ * A pause during which a process of its own keeps the upstream serving: it lasts IDLE_SECONDS from the end of
+ * that process's first pass (its start-up and first pass come on top), and the process has exited when the
+ * pause ends. Each pause's count of passes is added to `passes`.
  */
 async function busyPause(addresses: readonly string[], passes: number[]): Promise<() => Promise<void>> {
-  const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'busy-upstream-')), 'addresses.json');
+  const directory = await mkdtemp(path.join(os.tmpdir(), 'busy-upstream-'));
+  process.once('exit', () => rmSync(directory, { recursive: true, force: true }));
+  const file = path.join(directory, 'addresses.json');
   await writeFile(file, JSON.stringify(addresses));
   return async () => {
     const child = spawn(process.execPath, ['--conditions=@timetable/source', '--import', 'tsx', 'bench/support/busy-upstream.ts'], {
@@ -408,17 +415,26 @@ async function busyPause(addresses: readonly string[], passes: number[]): Promis
       env: { ...process.env, BUSY_ADDRESSES: file },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
-    let output = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
     const stop = () => child.kill('SIGTERM');
     process.once('exit', stop);
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    await sleep(IDLE_SECONDS * 1000);
+    // 'close' comes after the child's output has been read to its end.
+    const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+    const lines: { ready?: boolean; passes?: number }[] = [];
+    let ready: () => void = () => undefined;
+    const firstPass = new Promise<void>((resolve) => (ready = resolve));
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const message = JSON.parse(line) as { ready?: boolean; passes?: number };
+      lines.push(message);
+      if (message.ready) ready();
+    });
+    const ended = await Promise.race([firstPass.then(() => false), closed.then(() => true)]);
+    if (!ended) await sleep(IDLE_SECONDS * 1000);
     stop();
     process.off('exit', stop);
-    const code = await exited;
-    if (code !== 0) throw new Error(`the process keeping the upstream busy exited ${code}`);
-    passes.push((JSON.parse(output) as { passes: number }).passes);
+    const code = await closed;
+    const counted = lines.find((message) => message.passes !== undefined)?.passes;
+    if (code !== 0 || counted === undefined) throw new Error(`the process keeping the upstream busy exited ${code} without counting its passes`);
+    passes.push(counted);
   };
 }
 
