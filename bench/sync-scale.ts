@@ -3,8 +3,9 @@
  * sync of the simulator university, publishing its outbox, two unchanged re-syncs back to back (the first runs
  * its code for the first time in the process, the second with it compiled), bare loops fetching, and fetching
  * and hashing, what they fetched (their baselines), unchanged re-syncs and the fetching and hashing loop after
- * the process idled as a running service does between runs (two of each, in the order A B B A), and a re-sync
- * after the simulator changed about one percent of the events.
+ * the process idled as a running service does between runs (two of each, in the order A B B A), the first run
+ * of a sync process started afresh (an unchanged re-sync, as after a restart), and a re-sync after the
+ * simulator changed about one percent of the events.
  * Each scale runs in a child process of its own, so the peak RSS of one is not inherited by the next; the
  * simulator runs in a further child process, so the RSS is the sync's own. The sync writes to a fresh database
  * that is dropped after.
@@ -118,6 +119,16 @@ interface Shares {
   cpuShareOfFirst: number;
 }
 
+interface RestartedRun extends Shares {
+  seconds: number;
+  cpuSeconds: number;
+  upstreamCpuSeconds: number;
+  status: string;
+  feedsParsed: number;
+  feedsUnchanged: number;
+  upstreamUnchanged: boolean;
+}
+
 interface ScaleReport {
   scale: number;
   events: number;
@@ -140,6 +151,11 @@ interface ScaleReport {
    */
   bareFetchAndHashAfterIdle: (Step & Shares & { megabytes: number })[];
   idleSeconds: number;
+  /**
+   * The first run of a sync process started for it, right after the steps above: an unchanged re-sync whose
+   * code runs for the first time, as a restarted sync's first run (support/restarted-sync-run.ts).
+   */
+  restartedProcessResync: RestartedRun;
   /** With BENCH_BUSY_UPSTREAM=1: the passes over every address the upstream served during each pause. */
   busyUpstreamPasses?: number[];
   /**
@@ -336,6 +352,7 @@ async function benchOneScale(scale: number): Promise<void> {
     const loopIdled1 = await idled(fetchAndHash);
     const loopIdled2 = await idled(fetchAndHash);
     const resyncIdled2 = await idled(resync);
+    const restarted = await restartedSyncRun(url.toString(), simulatorUrl, upstreamCpuSeconds, first.step);
     const profileIdled = async (name: string, work: () => Promise<unknown>) => {
       await pause();
       return profile(name, work);
@@ -381,6 +398,7 @@ async function benchOneScale(scale: number): Promise<void> {
       bareFetchAndHashAfterIdle: [loopIdled1, loopIdled2].map(({ step, result }) => ({ ...shareOfFirst(step, first.step), megabytes: result / 2 ** 20 })),
       idleSeconds: IDLE_SECONDS,
       ...(BUSY_UPSTREAM ? { busyUpstreamPasses: busyPasses } : {}),
+      restartedProcessResync: restarted,
       churn: {
         operations,
         eventsChanged: Number(eventsChanged[0]?.count ?? 0),
@@ -438,6 +456,38 @@ async function busyPause(addresses: readonly string[], passes: number[]): Promis
   };
 }
 
+/**
+ * The first run of a sync process started for it (support/restarted-sync-run.ts), with the options this process
+ * runs with: the sync's as deployed and tsx (and --expose-gc, which it does not use).
+ */
+async function restartedSyncRun(databaseUrl: string, upstreamUrl: string, upstreamCpuSeconds: () => Promise<number>, first: Step): Promise<RestartedRun> {
+  const upstreamBefore = await upstreamCpuSeconds();
+  const child = spawn(process.execPath, [...process.execArgv, path.join(repoRoot, 'bench/support/restarted-sync-run.ts')], {
+    cwd: repoRoot,
+    env: { ...process.env, RESTART_DATABASE_URL: databaseUrl, RESTART_UPSTREAM_URL: upstreamUrl, RESTART_TIME_ZONE: SYNC_TIME_ZONE },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  // The child's start-up does not ask the upstream, so what the upstream spent meanwhile served its run.
+  const upstreamCpu = (await upstreamCpuSeconds()) - upstreamBefore;
+  if (code !== 0) throw new Error(`the restarted sync process exited ${code}:\n${output}`);
+  const { seconds, cpuSeconds, result } = JSON.parse(output.trim().split('\n').at(-1)!) as { seconds: number; cpuSeconds: number; result: SyncRunResult };
+  const { status, feedsParsed, feedsUnchanged, upstreamUnchanged } = result;
+  return {
+    seconds,
+    cpuSeconds,
+    upstreamCpuSeconds: upstreamCpu,
+    shareOfFirst: seconds / first.seconds,
+    cpuShareOfFirst: cpuSeconds / first.cpuSeconds,
+    status,
+    feedsParsed,
+    feedsUnchanged,
+    upstreamUnchanged,
+  };
+}
+
 /** Runs one scale in a child process and returns its report. */
 async function benchInChild(scale: number): Promise<ScaleReport> {
   const child = spawn(process.execPath, [...SYNC_PROCESS_OPTIONS, import.meta.filename], {
@@ -470,6 +520,14 @@ function against(resync: Timed, baseline: Timed, which = 'the warm unchanged re-
 
 function total(steps: readonly Timed[]): Timed {
   return { seconds: steps.reduce((sum, step) => sum + step.seconds, 0), cpuSeconds: steps.reduce((sum, step) => sum + step.cpuSeconds, 0) };
+}
+
+function restartedLine(run: RestartedRun): string {
+  return (
+    `  the first run of a sync process started afresh (as after a restart): ${run.seconds.toFixed(2)} s (CPU ${run.cpuSeconds.toFixed(2)} s; ` +
+    `the upstream's ${run.upstreamCpuSeconds.toFixed(2)} s), feeds parsed ${run.feedsParsed}, unchanged ${run.feedsUnchanged}, ${run.status}` +
+    (run.upstreamUnchanged ? ', upstream unchanged' : '')
+  );
 }
 
 function describe(report: ScaleReport): string {
@@ -505,6 +563,8 @@ function describe(report: ScaleReport): string {
     `  after idling ${report.idleSeconds} s before each, in the order re-sync, loop, loop, re-sync:`,
     ...afterIdle.flatMap(([name, step]) => ['resync' in step ? run(name, step.resync) : bare(name, step.loop), share('resync' in step ? step.resync : step.loop)]),
     against(total(report.unchangedResyncsAfterIdle), total(report.bareFetchAndHashAfterIdle), 'the two re-syncs after idling', 'the two loops\''),
+    restartedLine(report.restartedProcessResync),
+    share(report.restartedProcessResync),
     `  churn: ${report.churn.operations} simulator changes, ${report.churn.eventsChanged} event changes (${(report.churn.shareOfEvents * 100).toFixed(1)} % of the events)`,
     `${run('churn re-sync', report.churnResync)}`,
     `    = ${(report.churnResync.shareOfFirst * 100).toFixed(1)} % of the first`,

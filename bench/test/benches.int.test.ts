@@ -57,6 +57,7 @@ interface SyncReport {
     unchangedResync: SyncStep & { shareOfFirst: number };
     unchangedResyncWarm: SyncStep & { shareOfFirst: number };
     unchangedResyncsAfterIdle: (SyncStep & { shareOfFirst: number })[];
+    restartedProcessResync: { seconds: number; cpuSeconds: number; feedsParsed: number; feedsUnchanged: number; upstreamUnchanged: boolean };
     idleSeconds: number;
     bareFetch: { seconds: number; requests: number; megabytes: number };
     bareFetchAndHash: { seconds: number; megabytes: number };
@@ -138,6 +139,10 @@ describe('the benches (smoke runs)', () => {
       expect(resync.feedsParsed).toBe(0);
       expect(resync.feedsUnchanged).toBe(scale!.firstSync.feedsParsed);
     }
+    // A sync process started afresh found the stored snapshot current: its first run is an unchanged re-sync.
+    expect(done.stdout).toContain('the first run of a sync process started afresh');
+    expect(scale!.restartedProcessResync).toMatchObject({ upstreamUnchanged: true, feedsParsed: 0, feedsUnchanged: scale!.firstSync.feedsParsed });
+    expect(scale!.restartedProcessResync.cpuSeconds).toBeGreaterThan(0);
     // Every pass of the loops, warm and after idling, read every answer the re-syncs read.
     expect(scale!.bareFetch.requests).toBeGreaterThan(scale!.firstSync.feedsParsed);
     expect(scale!.bareFetch.megabytes).toBeGreaterThan(0);
@@ -186,8 +191,9 @@ describe('the benches (smoke runs)', () => {
     expect(counts.first).toEqual({ replayed: 0, forwarded: expect.any(Number) });
     expect(counts.first.forwarded).toBeGreaterThanOrEqual(scale!.bareFetch.requests);
     expect(counts.unchanged.forwarded).toBe(0);
-    // Each of the four re-syncs and the six bare passes (two fetching, four hashing too) read every address once.
-    expect(counts.unchanged.replayed).toBe(10 * scale!.bareFetch.requests);
+    // Each of the five re-syncs (one in a process of its own) and the six bare passes (two fetching, four hashing
+    // too) read every address once.
+    expect(counts.unchanged.replayed).toBe(11 * scale!.bareFetch.requests);
     expect(counts.churn).toEqual({ replayed: 0, forwarded: expect.any(Number) });
     expect(counts.churn.forwarded).toBeGreaterThan(0);
     // Recording again before the churn: the churn re-sync saw the simulator's changes, not the recorded answers.
