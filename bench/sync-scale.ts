@@ -4,8 +4,10 @@
  * its code for the first time in the process, the second with it compiled), bare loops fetching, and fetching
  * and hashing, what they fetched (their baselines), unchanged re-syncs and the fetching and hashing loop after
  * the process idled as a running service does between runs (two of each, in the order A B B A), the first run
- * of a sync process started afresh (an unchanged re-sync, as after a restart), and a re-sync after the
- * simulator changed about one percent of the events.
+ * of a sync process started afresh (an unchanged re-sync, as after a restart) beside the first pass of the loop
+ * in a process started afresh (two of each, A B B A), and a re-sync after the simulator changed about one
+ * percent of the events. The warm re-sync is also measured in rounds beside the loop (A B B A each), so that
+ * the comparison of the two rests on medians rather than on one run of each.
  * Each scale runs in a child process of its own, so the peak RSS of one is not inherited by the next; the
  * simulator runs in a further child process, so the RSS is the sync's own. The sync writes to a fresh database
  * that is dropped after.
@@ -27,6 +29,7 @@ import { createSyncService, SYNC_SCHEMA, syncMigrations, UPSTREAM_CONCURRENCY, t
 import { bareFetch, hashesLastRead } from './support/bare-fetch.js';
 import { deployedNodeOptions } from '../scripts/stack/deployed-node-options.js';
 import { formatProfile, profileWhile, type ProfileSummary } from './support/cpu-profile.js';
+import { median } from './support/median.js';
 import { procCpuSeconds } from './support/proc-cpu.js';
 import { PublishOnlyBus } from './support/publish-only-bus.js';
 import type { ReplayCounts } from './support/replaying-upstream.js';
@@ -78,6 +81,13 @@ const UPSTREAM_REPLAY = process.env.BENCH_UPSTREAM_REPLAY === '1';
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 60);
 if (!(IDLE_SECONDS >= 0)) throw new Error(`BENCH_IDLE_SECONDS must be a number of seconds, got ${process.env.BENCH_IDLE_SECONDS}`);
 /**
+ * BENCH_WARM_ROUNDS (default 3): rounds of warm re-sync, loop, loop, re-sync, back to back after the warm steps.
+ * At scale 10 one step lasts a quarter of a second and two runs of the same step differ by a fifth, so one run
+ * of each tells little about which costs more; the medians of several, taken in turn, do.
+ */
+const WARM_ROUNDS = Number(process.env.BENCH_WARM_ROUNDS ?? 3);
+if (!(Number.isInteger(WARM_ROUNDS) && WARM_ROUNDS >= 1)) throw new Error(`BENCH_WARM_ROUNDS must be a positive integer, got ${process.env.BENCH_WARM_ROUNDS}`);
+/**
  * BENCH_BUSY_UPSTREAM=1: during every pause a process of its own keeps reading the upstream
  * (support/busy-upstream.ts), so the upstream keeps answering while the sync process idles, as in production:
  * whether what a pause costs is the sync process's own, or that of the upstream and the machine, which idle
@@ -119,10 +129,14 @@ interface Shares {
   cpuShareOfFirst: number;
 }
 
+/** The first run of a process started for it (support/restarted-process-run.ts). */
 interface RestartedRun extends Shares {
   seconds: number;
   cpuSeconds: number;
   upstreamCpuSeconds: number;
+}
+
+interface RestartedSyncRun extends RestartedRun {
   status: string;
   feedsParsed: number;
   feedsUnchanged: number;
@@ -145,6 +159,8 @@ interface ScaleReport {
   bareFetch: Step & { requests: number; megabytes: number };
   /** The same loop hashing each answer as the sync does: the least a re-sync can do without validators. */
   bareFetchAndHash: Step & Shares & { megabytes: number };
+  /** `BENCH_WARM_ROUNDS` rounds of warm re-sync, loop, loop, re-sync, back to back: two of each a round. */
+  warmRounds: { resyncs: (RunStep & Shares)[]; loops: (Step & Shares)[] };
   /**
    * That loop twice more, each after the same pause: the baseline of the re-syncs after idling, measured
    * between them (re-sync, loop, loop, re-sync), so a drift of the machine's speed weighs on both alike.
@@ -153,9 +169,12 @@ interface ScaleReport {
   idleSeconds: number;
   /**
    * The first run of a sync process started for it, right after the steps above: an unchanged re-sync whose
-   * code runs for the first time, as a restarted sync's first run (support/restarted-sync-run.ts).
+   * code runs for the first time, as a restarted sync's first run (support/restarted-process-run.ts). Two,
+   * around two first passes of the fetching and hashing loop in processes started for them (sync, loop, loop,
+   * sync): whether what a first run costs is the sync's own, or what any client started afresh pays.
    */
-  restartedProcessResync: RestartedRun;
+  restartedProcessResyncs: RestartedSyncRun[];
+  restartedProcessLoops: RestartedRun[];
   /** With BENCH_BUSY_UPSTREAM=1: the passes over every address the upstream served during each pause. */
   busyUpstreamPasses?: number[];
   /**
@@ -337,6 +356,18 @@ async function benchOneScale(scale: number): Promise<void> {
     const fetchAndHash = () => bareFetch(addresses, UPSTREAM_CONCURRENCY, { timeZone: SYNC_TIME_ZONE });
     const resync = () => sync.runOnce();
     const bareAndHash = await measureStep(fetchAndHash);
+    const warmRounds: ScaleReport['warmRounds'] = { resyncs: [], loops: [] };
+    const warmResync = async () => {
+      const { step, result } = await measureStep(resync);
+      warmRounds.resyncs.push(shareOfFirst(runStep(step, result), first.step));
+    };
+    const warmLoop = async () => warmRounds.loops.push(shareOfFirst((await measureStep(fetchAndHash)).step, first.step));
+    for (let round = 0; round < WARM_ROUNDS; round += 1) {
+      await warmResync();
+      await warmLoop();
+      await warmLoop();
+      await warmResync();
+    }
     const profile = async (name: string, work: () => Promise<unknown>) =>
       (await profileWhile(path.join(resultsDir, `${name}-scale-${scale}.cpuprofile`), work, 20)).summary;
     const warmProfiles = PROFILE ? { resync: await profile('sync-unchanged-resync', resync), loop: await profile('bare-fetch-and-hash', fetchAndHash) } : undefined;
@@ -352,7 +383,10 @@ async function benchOneScale(scale: number): Promise<void> {
     const loopIdled1 = await idled(fetchAndHash);
     const loopIdled2 = await idled(fetchAndHash);
     const resyncIdled2 = await idled(resync);
-    const restarted = await restartedSyncRun(url.toString(), simulatorUrl, upstreamCpuSeconds, first.step);
+    const restart = restartedRunner(url.toString(), simulatorUrl, upstreamCpuSeconds, first.step, await addressesFile(addresses));
+    const restartedResync1 = await restart.sync();
+    const restartedLoops = [await restart.loop(), await restart.loop()];
+    const restartedResyncs = [restartedResync1, await restart.sync()];
     const profileIdled = async (name: string, work: () => Promise<unknown>) => {
       await pause();
       return profile(name, work);
@@ -398,7 +432,9 @@ async function benchOneScale(scale: number): Promise<void> {
       bareFetchAndHashAfterIdle: [loopIdled1, loopIdled2].map(({ step, result }) => ({ ...shareOfFirst(step, first.step), megabytes: result / 2 ** 20 })),
       idleSeconds: IDLE_SECONDS,
       ...(BUSY_UPSTREAM ? { busyUpstreamPasses: busyPasses } : {}),
-      restartedProcessResync: restarted,
+      warmRounds,
+      restartedProcessResyncs: restartedResyncs,
+      restartedProcessLoops: restartedLoops,
       churn: {
         operations,
         eventsChanged: Number(eventsChanged[0]?.count ?? 0),
@@ -423,10 +459,7 @@ async function benchOneScale(scale: number): Promise<void> {
  * pause ends. Each pause's count of passes is added to `passes`.
  */
 async function busyPause(addresses: readonly string[], passes: number[]): Promise<() => Promise<void>> {
-  const directory = await mkdtemp(path.join(os.tmpdir(), 'busy-upstream-'));
-  process.once('exit', () => rmSync(directory, { recursive: true, force: true }));
-  const file = path.join(directory, 'addresses.json');
-  await writeFile(file, JSON.stringify(addresses));
+  const file = await addressesFile(addresses);
   return async () => {
     const child = spawn(process.execPath, ['--conditions=@timetable/source', '--import', 'tsx', 'bench/support/busy-upstream.ts'], {
       cwd: repoRoot,
@@ -456,35 +489,48 @@ async function busyPause(addresses: readonly string[], passes: number[]): Promis
   };
 }
 
+/** The addresses in a temporary file, for a child process to read; removed when this process exits. */
+async function addressesFile(addresses: readonly string[]): Promise<string> {
+  const directory = await mkdtemp(path.join(os.tmpdir(), 'bench-addresses-'));
+  process.once('exit', () => rmSync(directory, { recursive: true, force: true }));
+  const file = path.join(directory, 'addresses.json');
+  await writeFile(file, JSON.stringify(addresses));
+  return file;
+}
+
 /**
- * The first run of a sync process started for it (support/restarted-sync-run.ts), with the options this process
- * runs with: the sync's as deployed and tsx (and --expose-gc, which it does not use).
+ * First runs in processes started for them (support/restarted-process-run.ts), with the options this process
+ * runs with (the sync's as deployed and tsx; --expose-gc, which they do not use): the sync's first run, or the
+ * first pass of the fetching and hashing loop over `addresses` (a file of them).
  */
-async function restartedSyncRun(databaseUrl: string, upstreamUrl: string, upstreamCpuSeconds: () => Promise<number>, first: Step): Promise<RestartedRun> {
-  const upstreamBefore = await upstreamCpuSeconds();
-  const child = spawn(process.execPath, [...process.execArgv, path.join(repoRoot, 'bench/support/restarted-sync-run.ts')], {
-    cwd: repoRoot,
-    env: { ...process.env, RESTART_DATABASE_URL: databaseUrl, RESTART_UPSTREAM_URL: upstreamUrl, RESTART_TIME_ZONE: SYNC_TIME_ZONE },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let output = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
-  // The child's start-up does not ask the upstream, so what the upstream spent meanwhile served its run.
-  const upstreamCpu = (await upstreamCpuSeconds()) - upstreamBefore;
-  if (code !== 0) throw new Error(`the restarted sync process exited ${code}:\n${output}`);
-  const { seconds, cpuSeconds, result } = JSON.parse(output.trim().split('\n').at(-1)!) as { seconds: number; cpuSeconds: number; result: SyncRunResult };
-  const { status, feedsParsed, feedsUnchanged, upstreamUnchanged } = result;
+function restartedRunner(databaseUrl: string, upstreamUrl: string, upstreamCpuSeconds: () => Promise<number>, first: Step, addresses: string) {
+  const run = async (extraEnv: Record<string, string>): Promise<RestartedRun & { result: unknown }> => {
+    const upstreamBefore = await upstreamCpuSeconds();
+    const child = spawn(process.execPath, [...process.execArgv, path.join(repoRoot, 'bench/support/restarted-process-run.ts')], {
+      cwd: repoRoot,
+      env: { ...process.env, RESTART_DATABASE_URL: databaseUrl, RESTART_UPSTREAM_URL: upstreamUrl, RESTART_TIME_ZONE: SYNC_TIME_ZONE, ...extraEnv },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    // The child's start-up does not ask the upstream, so what the upstream spent meanwhile served its run.
+    const upstreamCpu = (await upstreamCpuSeconds()) - upstreamBefore;
+    if (code !== 0) throw new Error(`the restarted process exited ${code}:\n${output}`);
+    const { seconds, cpuSeconds, result } = JSON.parse(output.trim().split('\n').at(-1)!) as { seconds: number; cpuSeconds: number; result: unknown };
+    const shares = { shareOfFirst: seconds / first.seconds, cpuShareOfFirst: cpuSeconds / first.cpuSeconds };
+    return { seconds, cpuSeconds, upstreamCpuSeconds: upstreamCpu, ...shares, result };
+  };
   return {
-    seconds,
-    cpuSeconds,
-    upstreamCpuSeconds: upstreamCpu,
-    shareOfFirst: seconds / first.seconds,
-    cpuShareOfFirst: cpuSeconds / first.cpuSeconds,
-    status,
-    feedsParsed,
-    feedsUnchanged,
-    upstreamUnchanged,
+    sync: async (): Promise<RestartedSyncRun> => {
+      const { result, ...timed } = await run({});
+      const { status, feedsParsed, feedsUnchanged, upstreamUnchanged } = result as SyncRunResult;
+      return { ...timed, status, feedsParsed, feedsUnchanged, upstreamUnchanged };
+    },
+    loop: async (): Promise<RestartedRun> => {
+      const { result: _bytes, ...timed } = await run({ RESTART_ADDRESSES: addresses });
+      return timed;
+    },
   };
 }
 
@@ -522,12 +568,43 @@ function total(steps: readonly Timed[]): Timed {
   return { seconds: steps.reduce((sum, step) => sum + step.seconds, 0), cpuSeconds: steps.reduce((sum, step) => sum + step.cpuSeconds, 0) };
 }
 
-function restartedLine(run: RestartedRun): string {
+function restartedLine(run: RestartedRun | RestartedSyncRun): string {
+  const timed = `${run.seconds.toFixed(2)} s (CPU ${run.cpuSeconds.toFixed(2)} s; the upstream's ${run.upstreamCpuSeconds.toFixed(2)} s)`;
+  if (!('status' in run)) return `  the first pass of the fetching and hashing loop in a process started afresh: ${timed}`;
   return (
-    `  the first run of a sync process started afresh (as after a restart): ${run.seconds.toFixed(2)} s (CPU ${run.cpuSeconds.toFixed(2)} s; ` +
-    `the upstream's ${run.upstreamCpuSeconds.toFixed(2)} s), feeds parsed ${run.feedsParsed}, unchanged ${run.feedsUnchanged}, ${run.status}` +
+    `  the first run of a sync process started afresh (as after a restart): ${timed}, ` +
+    `feeds parsed ${run.feedsParsed}, unchanged ${run.feedsUnchanged}, ${run.status}` +
     (run.upstreamUnchanged ? ', upstream unchanged' : '')
   );
+}
+
+/** The medians of a list of steps, each with its shares of the first sync. */
+function medians(steps: readonly (Step & Shares)[]): Timed & Shares & { upstreamCpuSeconds: number } {
+  const of = (pick: (step: Step & Shares) => number) => median(steps.map(pick));
+  return {
+    seconds: of((step) => step.seconds),
+    cpuSeconds: of((step) => step.cpuSeconds),
+    upstreamCpuSeconds: of((step) => step.upstreamCpuSeconds),
+    shareOfFirst: of((step) => step.shareOfFirst),
+    cpuShareOfFirst: of((step) => step.cpuShareOfFirst),
+  };
+}
+
+function warmRoundLines(rounds: ScaleReport['warmRounds']): string[] {
+  const line = (name: string, steps: readonly (Step & Shares)[]) => {
+    const middle = medians(steps);
+    const range = (values: number[]) => `${(Math.min(...values) * 100).toFixed(1)} to ${(Math.max(...values) * 100).toFixed(1)} %`;
+    return (
+      `  ${name}, median of ${steps.length}: ${middle.seconds.toFixed(2)} s (CPU ${middle.cpuSeconds.toFixed(2)} s; the upstream's ` +
+      `${middle.upstreamCpuSeconds.toFixed(2)} s) = ${(middle.shareOfFirst * 100).toFixed(1)} % of the first (${range(steps.map((step) => step.shareOfFirst))})`
+    );
+  };
+  return [
+    `  warm, in ${rounds.resyncs.length / 2} rounds of re-sync, loop, loop, re-sync:`,
+    line('unchanged re-sync', rounds.resyncs),
+    line('fetching and hashing', rounds.loops),
+    against(medians(rounds.resyncs), medians(rounds.loops), 'the median re-sync', 'the median loop\'s'),
+  ];
 }
 
 function describe(report: ScaleReport): string {
@@ -563,8 +640,10 @@ function describe(report: ScaleReport): string {
     `  after idling ${report.idleSeconds} s before each, in the order re-sync, loop, loop, re-sync:`,
     ...afterIdle.flatMap(([name, step]) => ['resync' in step ? run(name, step.resync) : bare(name, step.loop), share('resync' in step ? step.resync : step.loop)]),
     against(total(report.unchangedResyncsAfterIdle), total(report.bareFetchAndHashAfterIdle), 'the two re-syncs after idling', 'the two loops\''),
-    restartedLine(report.restartedProcessResync),
-    share(report.restartedProcessResync),
+    ...warmRoundLines(report.warmRounds),
+    `  in processes started afresh, in the order sync, loop, loop, sync:`,
+    ...[report.restartedProcessResyncs[0]!, ...report.restartedProcessLoops, report.restartedProcessResyncs[1]!].flatMap((run) => [restartedLine(run), share(run)]),
+    against(total(report.restartedProcessResyncs), total(report.restartedProcessLoops), 'the two restarted sync runs', 'the two restarted loops\''),
     `  churn: ${report.churn.operations} simulator changes, ${report.churn.eventsChanged} event changes (${(report.churn.shareOfEvents * 100).toFixed(1)} % of the events)`,
     `${run('churn re-sync', report.churnResync)}`,
     `    = ${(report.churnResync.shareOfFirst * 100).toFixed(1)} % of the first`,

@@ -57,7 +57,9 @@ interface SyncReport {
     unchangedResync: SyncStep & { shareOfFirst: number };
     unchangedResyncWarm: SyncStep & { shareOfFirst: number };
     unchangedResyncsAfterIdle: (SyncStep & { shareOfFirst: number })[];
-    restartedProcessResync: { seconds: number; cpuSeconds: number; feedsParsed: number; feedsUnchanged: number; upstreamUnchanged: boolean };
+    warmRounds: { resyncs: (SyncStep & { shareOfFirst: number })[]; loops: { seconds: number; cpuSeconds: number; shareOfFirst: number }[] };
+    restartedProcessResyncs: { seconds: number; cpuSeconds: number; feedsParsed: number; feedsUnchanged: number; upstreamUnchanged: boolean }[];
+    restartedProcessLoops: { seconds: number; cpuSeconds: number; shareOfFirst: number }[];
     idleSeconds: number;
     bareFetch: { seconds: number; requests: number; megabytes: number };
     bareFetchAndHash: { seconds: number; megabytes: number };
@@ -114,7 +116,7 @@ describe('the benches (smoke runs)', () => {
   }, 240_000);
 
   it('npm run bench:sync: first sync, unchanged re-syncs (first, warm and after idling) against bare fetches of the same addresses, churn re-sync, peak RSS and profiles', async () => {
-    const done = await bench('bench:sync', { BENCH_SCALES: '1', BENCH_PROFILE: '1', BENCH_IDLE_SECONDS: '1' });
+    const done = await bench('bench:sync', { BENCH_SCALES: '1', BENCH_PROFILE: '1', BENCH_IDLE_SECONDS: '1', BENCH_WARM_ROUNDS: '2' });
     // The re-sync and the fetching and hashing loop profiled warm and after idling.
     for (const when of ['warm', 'after idling']) {
       expect(done.stdout).toContain(`profile of the sync process in an unchanged re-sync at scale 1, ${when}`);
@@ -139,10 +141,24 @@ describe('the benches (smoke runs)', () => {
       expect(resync.feedsParsed).toBe(0);
       expect(resync.feedsUnchanged).toBe(scale!.firstSync.feedsParsed);
     }
-    // A sync process started afresh found the stored snapshot current: its first run is an unchanged re-sync.
-    expect(done.stdout).toContain('the first run of a sync process started afresh');
-    expect(scale!.restartedProcessResync).toMatchObject({ upstreamUnchanged: true, feedsParsed: 0, feedsUnchanged: scale!.firstSync.feedsParsed });
-    expect(scale!.restartedProcessResync.cpuSeconds).toBeGreaterThan(0);
+    // Warm, in rounds of re-sync, loop, loop, re-sync: two of each a round, every re-sync unchanged.
+    expect(done.stdout).toContain('warm, in 2 rounds of re-sync, loop, loop, re-sync');
+    expect(done.stdout).toMatch(/the median re-sync took [\d.]+ times the median loop's time/);
+    expect(scale!.warmRounds.resyncs).toHaveLength(4);
+    expect(scale!.warmRounds.loops).toHaveLength(4);
+    for (const resync of scale!.warmRounds.resyncs) expect(resync).toMatchObject({ upstreamUnchanged: true, feedsParsed: 0, feedsUnchanged: scale!.firstSync.feedsParsed });
+    for (const loop of scale!.warmRounds.loops) expect(loop.shareOfFirst).toBeGreaterThan(0);
+    // Sync processes started afresh found the stored snapshot current: their first runs are unchanged re-syncs,
+    // measured around the first passes of the loop in processes of their own.
+    expect(done.stdout).toContain('in processes started afresh, in the order sync, loop, loop, sync');
+    expect(done.stdout).toContain('the first pass of the fetching and hashing loop in a process started afresh');
+    expect(scale!.restartedProcessResyncs).toHaveLength(2);
+    for (const restarted of scale!.restartedProcessResyncs) {
+      expect(restarted).toMatchObject({ upstreamUnchanged: true, feedsParsed: 0, feedsUnchanged: scale!.firstSync.feedsParsed });
+      expect(restarted.cpuSeconds).toBeGreaterThan(0);
+    }
+    expect(scale!.restartedProcessLoops).toHaveLength(2);
+    for (const loop of scale!.restartedProcessLoops) expect(loop.cpuSeconds).toBeGreaterThan(0);
     // Every pass of the loops, warm and after idling, read every answer the re-syncs read.
     expect(scale!.bareFetch.requests).toBeGreaterThan(scale!.firstSync.feedsParsed);
     expect(scale!.bareFetch.megabytes).toBeGreaterThan(0);
@@ -156,7 +172,7 @@ describe('the benches (smoke runs)', () => {
   }, 240_000);
 
   it('BENCH_UPSTREAM_VALIDATORS=1 npm run bench:sync: the same against an upstream whose feeds carry validators', async () => {
-    const done = await bench('bench:sync', { BENCH_SCALES: '1', BENCH_UPSTREAM_VALIDATORS: '1', BENCH_IDLE_SECONDS: '1' });
+    const done = await bench('bench:sync', { BENCH_SCALES: '1', BENCH_UPSTREAM_VALIDATORS: '1', BENCH_IDLE_SECONDS: '1', BENCH_WARM_ROUNDS: '1' });
     expect(done.stdout).toContain('upstream: group feeds with ETags, 304 when unchanged');
     const [scale] = (await done.result<SyncReport>('sync-scale.json')).scales;
     expect(scale!.unchangedResync.feedsParsed).toBe(0);
@@ -165,7 +181,7 @@ describe('the benches (smoke runs)', () => {
   }, 240_000);
 
   it('BENCH_BUSY_UPSTREAM=1 npm run bench:sync: the upstream kept busy while the sync process idles', async () => {
-    const done = await bench('bench:sync', { BENCH_SCALES: '1', BENCH_BUSY_UPSTREAM: '1', BENCH_IDLE_SECONDS: '2' });
+    const done = await bench('bench:sync', { BENCH_SCALES: '1', BENCH_BUSY_UPSTREAM: '1', BENCH_IDLE_SECONDS: '2', BENCH_WARM_ROUNDS: '1' });
     expect(done.stdout).toContain('upstream: kept busy by a process of its own during every pause');
     const result = await done.result<SyncReport & { busyUpstream: boolean; scales: { busyUpstreamPasses: number[] }[] }>('sync-scale.json');
     expect(result.busyUpstream).toBe(true);
@@ -178,7 +194,7 @@ describe('the benches (smoke runs)', () => {
   }, 240_000);
 
   it('BENCH_UPSTREAM_REPLAY=1 npm run bench:sync: unchanged re-syncs against recorded answers, the churn re-sync against the simulator', async () => {
-    const done = await bench('bench:sync', { BENCH_SCALES: '1', BENCH_UPSTREAM_REPLAY: '1', BENCH_IDLE_SECONDS: '1' });
+    const done = await bench('bench:sync', { BENCH_SCALES: '1', BENCH_UPSTREAM_REPLAY: '1', BENCH_IDLE_SECONDS: '1', BENCH_WARM_ROUNDS: '1' });
     expect(done.stdout).toContain('upstream: the simulator behind a replaying proxy');
     const result = await done.result<SyncReport & { upstreamReplay: boolean }>('sync-scale.json');
     expect(result.upstreamReplay).toBe(true);
@@ -191,9 +207,9 @@ describe('the benches (smoke runs)', () => {
     expect(counts.first).toEqual({ replayed: 0, forwarded: expect.any(Number) });
     expect(counts.first.forwarded).toBeGreaterThanOrEqual(scale!.bareFetch.requests);
     expect(counts.unchanged.forwarded).toBe(0);
-    // Each of the five re-syncs (one in a process of its own) and the six bare passes (two fetching, four hashing
-    // too) read every address once.
-    expect(counts.unchanged.replayed).toBe(11 * scale!.bareFetch.requests);
+    // Each of the eight re-syncs (two warm in the round, two in processes of their own) and the ten bare passes
+    // (two fetching, eight hashing too, two in the round and two in processes of their own) read every address once.
+    expect(counts.unchanged.replayed).toBe(18 * scale!.bareFetch.requests);
     expect(counts.churn).toEqual({ replayed: 0, forwarded: expect.any(Number) });
     expect(counts.churn.forwarded).toBeGreaterThan(0);
     // Recording again before the churn: the churn re-sync saw the simulator's changes, not the recorded answers.

@@ -1,0 +1,49 @@
+/**
+ * The first run of a process started for it, for `npm run bench:sync`: what a restarted sync's first run costs
+ * when the stored snapshot is current (an unchanged re-sync in a process whose code has run nothing yet; the
+ * scheduler runs once at start), or, with RESTART_ADDRESSES, what the first pass of the fetching and hashing
+ * loop costs in such a process: the least any client started afresh can do to read the same answers. Both
+ * processes load the same modules before the clock starts, so only the run itself is timed, not the start-up
+ * (which here also compiles TypeScript).
+ *
+ * Run as a child with the sync's Node options: RESTART_DATABASE_URL (the bench's database), RESTART_UPSTREAM_URL,
+ * RESTART_TIME_ZONE, and optionally RESTART_ADDRESSES (a JSON file listing the addresses to fetch and hash).
+ * Prints one JSON line: the run's wall and CPU seconds and, for the sync, its result.
+ */
+import { readFile } from 'node:fs/promises';
+import { createKnex } from '@timetable/db';
+import { createLogger } from '@timetable/observability';
+import { createSyncService, SYNC_SCHEMA, UPSTREAM_CONCURRENCY } from '@timetable/sync';
+import { bareFetch } from './bare-fetch.js';
+import { PublishOnlyBus } from './publish-only-bus.js';
+
+const setting = (name: string): string => {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} must be set`);
+  return value;
+};
+const addressesFile = process.env.RESTART_ADDRESSES;
+const knex = createKnex({ connectionString: setting('RESTART_DATABASE_URL'), schema: SYNC_SCHEMA, poolMax: 5 });
+try {
+  const sync = await createSyncService({
+    knex,
+    bus: new PublishOnlyBus(),
+    logger: createLogger({ name: 'sync-bench-restarted', level: 'warn' }),
+    upstreamBaseUrl: setting('RESTART_UPSTREAM_URL'),
+    intervalSeconds: 3600,
+    timeZone: setting('RESTART_TIME_ZONE'),
+    fetchTimeoutMs: 60_000,
+  });
+  const addresses = addressesFile === undefined ? undefined : (JSON.parse(await readFile(addressesFile, 'utf8')) as string[]);
+  const work = addresses === undefined
+    ? () => sync.runOnce()
+    : async () => ({ bytes: await bareFetch(addresses, UPSTREAM_CONCURRENCY, { timeZone: setting('RESTART_TIME_ZONE') }) });
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const result = await work();
+  const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
+  process.stdout.write(`${JSON.stringify({ seconds, cpuSeconds: (used.user + used.system) / 1e6, result })}\n`);
+} finally {
+  await knex.destroy();
+}
