@@ -117,6 +117,20 @@ describe('StarplanClient over HTTP', () => {
         res.writeHead(301, { location: `${url.pathname.replace('/moved/', '/splan/')}${url.search}` }).end();
         return;
       }
+      // Redirects to itself for ever; the location is relative to the request's address.
+      if (url.pathname.startsWith('/circle/')) {
+        res.writeHead(302, { location: `json${url.search}` }).end('moved');
+        return;
+      }
+      // Two hops, each well within a 100 ms timeout, but not both.
+      if (url.pathname.startsWith('/slow-hop/')) {
+        setTimeout(() => res.writeHead(307, { location: `${url.pathname.replace('/slow-hop/', '/slow-end/')}${url.search}` }).end(), 70);
+        return;
+      }
+      if (url.pathname.startsWith('/slow-end/')) {
+        setTimeout(() => res.writeHead(200, { 'content-type': LATIN1_JSON }).end(asSent('getlocs.json')), 70);
+        return;
+      }
       if (failuresLeft > 0) {
         failuresLeft -= 1;
         res.writeHead(500).end('boom');
@@ -154,6 +168,20 @@ describe('StarplanClient over HTTP', () => {
   it('follows a redirect', async () => {
     const moved = new StarplanClient({ baseUrl: baseUrl.replace('/splan/', '/moved/'), timeZone: 'Europe/Berlin' });
     expect((await moved.locations()).find((location) => location.id === 6)?.shortname).toBe('AÖ');
+  });
+
+  it('follows at most five redirects, then takes the answer as it is: an HTTP error, not retried', async () => {
+    requests = 0;
+    const circling = new StarplanClient({ baseUrl: baseUrl.replace('/splan/', '/circle/'), timeZone: 'Europe/Berlin', policy: { retries: 2, backoffMs: 5 } });
+    await expect(circling.locations()).rejects.toThrow(/answered HTTP 302/);
+    expect(requests).toBe(6);
+  });
+
+  it('times out a redirected GET whose hops together take longer than the timeout, each hop alone shorter', async () => {
+    const redirected = new StarplanClient({ baseUrl: baseUrl.replace('/splan/', '/slow-hop/'), timeZone: 'Europe/Berlin', policy: { timeoutMs: 100, retries: 0 } });
+    await expect(redirected.locations()).rejects.toThrow(/timed out after 100 ms/);
+    const patient = new StarplanClient({ baseUrl: baseUrl.replace('/splan/', '/slow-hop/'), timeZone: 'Europe/Berlin', policy: { timeoutMs: 2000, retries: 0 } });
+    expect((await patient.locations()).find((location) => location.id === 6)?.shortname).toBe('AÖ');
   });
 
   it('retries a 5xx and then succeeds', async () => {

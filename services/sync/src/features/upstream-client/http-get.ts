@@ -22,7 +22,14 @@ export class HttpGetError extends Error {
   }
 }
 
-export function httpGet(dispatcher: Dispatcher, url: URL, headers: Record<string, string>, timeoutMs: number): Promise<HttpAnswer> {
+/** `timeoutMessage` is what a GET that runs out of time fails with: a redirect's hop names the whole GET's timeout. */
+export function httpGet(
+  dispatcher: Dispatcher,
+  url: URL,
+  headers: Record<string, string>,
+  timeoutMs: number,
+  timeoutMessage = `timed out after ${timeoutMs} ms`,
+): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
     const exchange = new CollectingExchange(
       (answer) => {
@@ -35,7 +42,7 @@ export function httpGet(dispatcher: Dispatcher, url: URL, headers: Record<string
       },
     );
     // Settled only by undici's callbacks or by the cut, both of which come after this line.
-    const timer = setTimeout(() => exchange.cut(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(() => exchange.cut(new Error(timeoutMessage)), timeoutMs);
     dispatcher.dispatch({ origin: url.origin, path: `${url.pathname}${url.search}`, method: 'GET', headers }, exchange);
   });
 }
@@ -55,9 +62,8 @@ class CollectingExchange implements Dispatcher.DispatchHandler {
   ) {}
 
   /**
-   * Ends the GET now and stops its exchange. Settled first: between two redirect hops the controller is the
-   * completed hop's, whose abort does nothing, and a request still waiting for a connection has none yet
-   * (either is aborted when undici starts it, so it is never sent).
+   * Ends the GET now and stops its exchange. Settled first: a request still waiting for a connection has no
+   * controller yet (it is aborted when undici starts it, so it is never sent).
    */
   cut(reason: Error): void {
     if (this.settled) return;
