@@ -111,8 +111,12 @@ export class SyncRunner {
 
   private async fetchAndCommit(id: string, startedAt: Date, now: () => Date): Promise<SyncRunResult> {
     const { client, snapshots, staged, runs, bodies, knex, logger, timeZone } = this.deps;
-    const [stored, lastCommitted] = await Promise.all([bodies.loadHashes(), runs.latest({ fetched: true })]);
-    const { upstream, failures: fetchFailures } = await readLists(client, { today: localDateOf(startedAt, timeZone), forcedPlanningUnit: this.deps.planningUnit });
+    // The lists do not depend on what is stored, so they are read while the store answers (which in a process
+    // just started also opens its connections).
+    const [[stored, lastCommitted], { upstream, failures: fetchFailures }] = await Promise.all([
+      Promise.all([bodies.loadHashes(), runs.latest({ fetched: true })]),
+      readLists(client, { today: localDateOf(startedAt, timeZone), forcedPlanningUnit: this.deps.planningUnit }),
+    ]);
     // The valve compares an empty list with the snapshot's counts; only then are they worth a query.
     const counts = listsLookEmpty(upstream) ? await snapshots.scopeCounts() : new ScopeCounts();
     const listFailures = [...fetchFailures, ...rejectImplausibleLists(upstream, counts)];
@@ -203,11 +207,12 @@ export class SyncRunner {
     feedsParsed: number,
   ): Promise<SyncRunResult> {
     const run = runRecord(id, startedAt, finishedAt, upstream.planningUnit.id, 'succeeded', NO_CHANGES, lastCommitted.entityCount, null, lastCommitted.upstreamFingerprint);
-    await this.deps.runs.record(this.deps.knex, run, []);
     // The gauges as a run that built the snapshot would set them, unless this process already did for it (a
-    // restarted process has none yet; another replica may have committed the runs since).
-    if (this.gaugedFingerprint !== lastCommitted.upstreamFingerprint) {
-      const counts = await this.deps.snapshots.countByType();
+    // restarted process has none yet; another replica may have committed the runs since). Counted while the
+    // run is recorded; set only once it is.
+    const counting = this.gaugedFingerprint === lastCommitted.upstreamFingerprint ? undefined : this.deps.snapshots.countByType();
+    const [, counts] = await Promise.all([this.deps.runs.record(this.deps.knex, run, []), counting]);
+    if (counts !== undefined) {
       for (const entityType of ENTITY_TYPES) syncEntitiesSeen.set({ entity_type: entityType }, counts.get(entityType) ?? 0);
       this.gaugedFingerprint = lastCommitted.upstreamFingerprint;
     }
