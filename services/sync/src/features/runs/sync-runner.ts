@@ -111,12 +111,8 @@ export class SyncRunner {
 
   private async fetchAndCommit(id: string, startedAt: Date, now: () => Date): Promise<SyncRunResult> {
     const { client, snapshots, staged, runs, bodies, knex, logger, timeZone } = this.deps;
-    // The lists do not depend on what is stored, so they are read while the store answers (which in a process
-    // just started also opens its connections).
-    const [[stored, lastCommitted], { upstream, failures: fetchFailures }] = await Promise.all([
-      Promise.all([bodies.loadHashes(), runs.latest({ fetched: true })]),
-      readLists(client, { today: localDateOf(startedAt, timeZone), forcedPlanningUnit: this.deps.planningUnit }),
-    ]);
+    const [stored, lastCommitted] = await Promise.all([bodies.loadHashes(), runs.latest({ fetched: true })]);
+    const { upstream, failures: fetchFailures } = await readLists(client, { today: localDateOf(startedAt, timeZone), forcedPlanningUnit: this.deps.planningUnit });
     // The valve compares an empty list with the snapshot's counts; only then are they worth a query.
     const counts = listsLookEmpty(upstream) ? await snapshots.scopeCounts() : new ScopeCounts();
     const listFailures = [...fetchFailures, ...rejectImplausibleLists(upstream, counts)];
