@@ -122,6 +122,11 @@ describe('StarplanClient over HTTP', () => {
         res.writeHead(302, { location: `json${url.search}` }).end('moved');
         return;
       }
+      // A redirect that leads nowhere.
+      if (url.pathname.startsWith('/nowhere/')) {
+        res.writeHead(302, { location: '' }).end();
+        return;
+      }
       // Two hops, each well within a 100 ms timeout, but not both.
       if (url.pathname.startsWith('/slow-hop/')) {
         setTimeout(() => res.writeHead(307, { location: `${url.pathname.replace('/slow-hop/', '/slow-end/')}${url.search}` }).end(), 70);
@@ -175,6 +180,13 @@ describe('StarplanClient over HTTP', () => {
     const circling = new StarplanClient({ baseUrl: baseUrl.replace('/splan/', '/circle/'), timeZone: 'Europe/Berlin', policy: { retries: 2, backoffMs: 5 } });
     await expect(circling.locations()).rejects.toThrow(/answered HTTP 302/);
     expect(requests).toBe(6);
+  });
+
+  it('takes a redirect with an empty Location as the answer: an HTTP error, one request', async () => {
+    requests = 0;
+    const nowhere = new StarplanClient({ baseUrl: baseUrl.replace('/splan/', '/nowhere/'), timeZone: 'Europe/Berlin', policy: { retries: 2, backoffMs: 5 } });
+    await expect(nowhere.locations()).rejects.toThrow(/answered HTTP 302/);
+    expect(requests).toBe(1);
   });
 
   it('times out a redirected GET whose hops together take longer than the timeout, each hop alone shorter', async () => {

@@ -82,8 +82,8 @@ async function fetchOnce(url: string, timeoutMs: number, conditional: Validators
 
 /**
  * Follows redirects itself rather than through undici's redirect interceptor, which wraps every request in a
- * handler of its own (about 5 % of the CPU of fetching) although StarPlan answers nearly every one directly.
- * `timeoutMs` bounds all hops together.
+ * handler of its own although StarPlan answers nearly every one directly. `timeoutMs` bounds all hops
+ * together; a 300 (Multiple Choices) is not followed, as it names no single place to go.
  */
 async function getFollowingRedirects(url: URL, headers: Record<string, string>, timeoutMs: number): Promise<HttpAnswer> {
   agent ??= new Agent();
@@ -95,7 +95,8 @@ async function getFollowingRedirects(url: URL, headers: Record<string, string>, 
     if (hop > 0 && remaining === 0) throw new HttpGetError(timedOut, false);
     const answer = await httpGet(agent, target, headers, remaining, timedOut);
     const location = REDIRECT_STATUSES.has(answer.statusCode) ? header(answer.headers, 'location') : undefined;
-    if (location === undefined || hop === MAX_REDIRECTIONS) return answer;
+    // Without a Location (or with an empty one) a 3xx leads nowhere: it is the answer, an HTTP error.
+    if (!location || hop === MAX_REDIRECTIONS) return answer;
     target = new URL(location, target);
   }
 }
