@@ -23,6 +23,7 @@ const setting = (name: string): string => {
   return value;
 };
 const addressesFile = process.env.RESTART_ADDRESSES;
+const timeZone = setting('RESTART_TIME_ZONE');
 const knex = createKnex({ connectionString: setting('RESTART_DATABASE_URL'), schema: SYNC_SCHEMA, poolMax: 5 });
 try {
   const sync = await createSyncService({
@@ -31,13 +32,13 @@ try {
     logger: createLogger({ name: 'sync-bench-restarted', level: 'warn' }),
     upstreamBaseUrl: setting('RESTART_UPSTREAM_URL'),
     intervalSeconds: 3600,
-    timeZone: setting('RESTART_TIME_ZONE'),
+    timeZone,
     fetchTimeoutMs: 60_000,
   });
   const addresses = addressesFile === undefined ? undefined : (JSON.parse(await readFile(addressesFile, 'utf8')) as string[]);
   const work = addresses === undefined
     ? () => sync.runOnce()
-    : async () => ({ bytes: await bareFetch(addresses, UPSTREAM_CONCURRENCY, { timeZone: setting('RESTART_TIME_ZONE') }) });
+    : async () => ({ bytes: await bareFetch(addresses, UPSTREAM_CONCURRENCY, { timeZone }) });
   const cpu = process.cpuUsage();
   const started = performance.now();
   const result = await work();
