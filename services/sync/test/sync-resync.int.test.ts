@@ -107,7 +107,11 @@ describe('what a re-sync reads again', () => {
   it('a change in one feed: only that feed is parsed, and its change is found as before', async () => {
     const { lectureId, pgid, occurrence } = lectureOfOneGroup();
     harness.sim.simulator.cancelOccurrence({ occurrenceId: occurrence.id });
+    const listsBefore = (await storedBodies()).filter((row) => !row.source.startsWith('feed:'));
     const { result, changes } = await harness.sync();
+    // The lists answered as before: their rows stay as they were (none written, none removed).
+    expect(listsBefore.length).toBeGreaterThan(0);
+    expect((await storedBodies()).filter((row) => !row.source.startsWith('feed:'))).toEqual(listsBefore);
     expect(result).toMatchObject({ status: 'succeeded', feedsParsed: 1, feedsUnchanged: groupCount - 1, upstreamUnchanged: false });
     expect(changes.length).toBeGreaterThan(0);
     expect(changes.every((change) => change.entityType === 'event' && change.courseId === courseIdOf(lectureId) && change.semesterId === semesterIdOf(pgid))).toBe(true);
@@ -122,9 +126,14 @@ describe('what a re-sync reads again', () => {
     const room = [...harness.sim.simulator.model.rooms.values()].find((candidate) => roomIdOf(candidate.id) === roomId)!;
     harness.sim.simulator.renameRoom({ roomId: room.id, shortname: `${room.shortname}-neu` });
     const affected = events.filter((row) => (row.data.roomIds as string[]).includes(roomId)).map((row) => row.entity_id).sort();
+    const listsBefore = new Map((await storedBodies()).filter((row) => !row.source.startsWith('feed:')).map((row) => [row.source, row.body_hash]));
     const { result, changes } = await harness.sync();
     expect(result.feedsParsed).toBeGreaterThan(0);
     expect(result.feedsParsed).toBeLessThan(groupCount);
+    // Every list keeps its row; only the room list that changed has a new hash.
+    const listsAfter = new Map((await storedBodies()).filter((row) => !row.source.startsWith('feed:')).map((row) => [row.source, row.body_hash]));
+    expect([...listsAfter.keys()]).toEqual([...listsBefore.keys()]);
+    expect([...listsAfter].filter(([source, hash]) => listsBefore.get(source) !== hash).map(([source]) => source)).toEqual([`json?m=getros&loc=${room.locationId}`]);
     expect(changes.filter((change) => change.entityType === 'event').map((change) => change.entityId).sort()).toEqual(affected);
   });
 });

@@ -150,8 +150,10 @@ export class SyncRunner {
       const status: SyncRunStatus = errors.length > 0 ? 'partial' : 'succeeded';
       const fingerprint = status === 'succeeded' ? fingerprintOf(upstream.bodies) : null;
       const feedRecords = feedRecordChanges(snapshot, storedFeeds, previous);
-      const lists = new Map([...upstream.bodies].filter(([request, hash]) => request.startsWith('json?') && stored.lists.get(request) !== hash));
-      await bodies.apply(trx, { lists, replaceLists: status === 'succeeded', feedUpserts: feedRecords.upserts, feedDeletes: feedRecords.deletes }, finishedAt);
+      const listsRead = [...upstream.bodies].filter(([request]) => request.startsWith('json?'));
+      const lists = new Map(listsRead.filter(([request, hash]) => stored.lists.get(request) !== hash));
+      const kept = status === 'succeeded' ? { listsRead: new Set(listsRead.map(([request]) => request)) } : {};
+      await bodies.apply(trx, { lists, ...kept, feedUpserts: feedRecords.upserts, feedDeletes: feedRecords.deletes }, finishedAt);
       await runs.record(trx, runRecord(id, startedAt, finishedAt, upstream.planningUnit.id, status, tally, snapshot.entities.size, null, fingerprint), errors);
       return { tally, errors, status, fingerprint };
     });

@@ -65,12 +65,18 @@ export class UpstreamBodyStore {
   }
 
   /**
-   * Inside the run's transaction. `lists` are the list answers read; with `replaceLists` (a run without
-   * failures) list rows not read this time are removed.
+   * Inside the run's transaction. `lists` are the list answers to write (those that differ from the stored
+   * ones); `listsRead`, given by a run without failures, is every list request it read, and list rows of
+   * other requests are removed. A run with failures did not read every list, so it removes none.
    */
   async apply(
     trx: Knex.Transaction,
-    changes: { lists: ReadonlyMap<string, string>; replaceLists: boolean; feedUpserts: ReadonlyMap<number, FeedRecord>; feedDeletes: readonly number[] },
+    changes: {
+      lists: ReadonlyMap<string, string>;
+      listsRead?: ReadonlySet<string>;
+      feedUpserts: ReadonlyMap<number, FeedRecord>;
+      feedDeletes: readonly number[];
+    },
     now: Date,
   ): Promise<void> {
     const rows = [
@@ -91,9 +97,10 @@ export class UpstreamBodyStore {
     for (let index = 0; index < deletes.length; index += WRITE_CHUNK) {
       await trx('upstream_bodies').whereIn('source', deletes.slice(index, index + WRITE_CHUNK)).delete();
     }
-    if (changes.replaceLists) {
-      const stale = (await trx('upstream_bodies').whereNot('source', 'like', `${FEED_PREFIX}%`).pluck('source')) as string[];
-      const gone = stale.filter((source) => !changes.lists.has(source));
+    const { listsRead } = changes;
+    if (listsRead !== undefined) {
+      const stored = (await trx('upstream_bodies').whereNot('source', 'like', `${FEED_PREFIX}%`).pluck('source')) as string[];
+      const gone = stored.filter((source) => !listsRead.has(source));
       for (let index = 0; index < gone.length; index += WRITE_CHUNK) {
         await trx('upstream_bodies').whereIn('source', gone.slice(index, index + WRITE_CHUNK)).delete();
       }
