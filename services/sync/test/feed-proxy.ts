@@ -19,8 +19,14 @@ export interface FeedProxy {
  * feed, which validators it carries and whether to answer 304: an upstream that sends validators, which
  * StarPlan does not.
  */
-export async function startFeedProxy(simulatorUrl: string, answer: (req: IncomingMessage, bytes: Uint8Array, contentType: string) => FeedAnswer): Promise<FeedProxy> {
+export async function startFeedProxy(
+  simulatorUrl: string,
+  answer: (req: IncomingMessage, bytes: Uint8Array, contentType: string) => FeedAnswer,
+  /** Told of every request, relative to the base URL (`json?m=getpus`, `ical?...`), as it arrives. */
+  onRequest?: (request: string) => void,
+): Promise<FeedProxy> {
   const proxy: Server = createServer((req, res) => {
+    onRequest?.((req.url ?? '').replace(/^\/upstream\//, ''));
     void (async () => {
       const upstream = await fetch(`${simulatorUrl}${(req.url ?? '').replace(/^\/upstream/, '')}`);
       const bytes = new Uint8Array(await upstream.arrayBuffer());

@@ -64,3 +64,15 @@ export async function createSyncHarness(seed = 7): Promise<SyncHarness> {
     },
   };
 }
+
+/** A lecture listed by exactly one group, and an occurrence of it that is scheduled. */
+export function lectureOfOneGroup(harness: SyncHarness) {
+  const model = harness.sim.simulator.model;
+  const listings = new Map<number, number[]>();
+  for (const group of model.groups.values()) for (const id of group.lectureIds) listings.set(id, [...(listings.get(id) ?? []), group.id]);
+  for (const [lectureId, pgids] of listings) {
+    const occurrences = model.occurrencesOfLecture(model.currentPuId, lectureId).filter((occurrence) => !occurrence.cancelled);
+    if (pgids.length === 1 && occurrences.length > 2) return { lectureId, pgid: pgids[0]!, occurrence: occurrences[1]! };
+  }
+  throw new Error('no lecture listed by a single group');
+}

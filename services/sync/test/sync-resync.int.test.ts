@@ -4,7 +4,7 @@ import { courseIdOf, roomIdOf, semesterIdOf } from '../src/index.js';
 import { syncEntitiesSeen } from '../src/features/runs/metrics.js';
 import { calendarBodyHash } from '../src/features/upstream-client/body-hash.js';
 import type { SyncService } from '../src/create-sync-service.js';
-import { createSyncHarness, type SyncHarness } from './sync-harness.js';
+import { createSyncHarness, lectureOfOneGroup, type SyncHarness } from './sync-harness.js';
 
 let harness: SyncHarness;
 let groupCount: number;
@@ -19,18 +19,6 @@ afterAll(async () => {
 
 const storedBodies = async () =>
   (await harness.knex('upstream_bodies').select('source', 'body_hash', 'derivation').orderBy('source')) as { source: string; body_hash: string }[];
-
-/** A lecture listed by exactly one group, and an occurrence of it that is scheduled. */
-function lectureOfOneGroup() {
-  const model = harness.sim.simulator.model;
-  const listings = new Map<number, number[]>();
-  for (const group of model.groups.values()) for (const id of group.lectureIds) listings.set(id, [...(listings.get(id) ?? []), group.id]);
-  for (const [lectureId, pgids] of listings) {
-    const occurrences = model.occurrencesOfLecture(model.currentPuId, lectureId).filter((occurrence) => !occurrence.cancelled);
-    if (pgids.length === 1 && occurrences.length > 2) return { lectureId, pgid: pgids[0]!, occurrence: occurrences[1]! };
-  }
-  throw new Error('no lecture listed by a single group');
-}
 
 describe('what a re-sync reads again', () => {
   it('the first sync parses every feed and records a hash of every answer', async () => {
@@ -97,7 +85,7 @@ describe('what a re-sync reads again', () => {
     expect(await gauges()).toMatchObject(await stored());
     // Another replica commits a change: this process's gauges are then not of the stored snapshot, so its next
     // unchanged run counts again.
-    harness.sim.simulator.cancelOccurrence({ occurrenceId: lectureOfOneGroup().occurrence.id });
+    harness.sim.simulator.cancelOccurrence({ occurrenceId: lectureOfOneGroup(harness).occurrence.id });
     expect((await harness.sync(await harness.service())).result).toMatchObject({ status: 'succeeded', upstreamUnchanged: false });
     syncEntitiesSeen.reset();
     expect(await unchangedRun(restarted)).toHaveLength(1);
@@ -105,7 +93,7 @@ describe('what a re-sync reads again', () => {
   });
 
   it('a change in one feed: only that feed is parsed, and its change is found as before', async () => {
-    const { lectureId, pgid, occurrence } = lectureOfOneGroup();
+    const { lectureId, pgid, occurrence } = lectureOfOneGroup(harness);
     harness.sim.simulator.cancelOccurrence({ occurrenceId: occurrence.id });
     const listsBefore = (await storedBodies()).filter((row) => !row.source.startsWith('feed:'));
     const { result, changes } = await harness.sync();
@@ -140,7 +128,7 @@ describe('what a re-sync reads again', () => {
 
 describe('a run that does not commit', () => {
   it('records no hash, so the next run still finds the change', async () => {
-    const { lectureId, occurrence } = lectureOfOneGroup();
+    const { lectureId, occurrence } = lectureOfOneGroup(harness);
     harness.sim.simulator.cancelOccurrence({ occurrenceId: occurrence.id });
     const before = await storedBodies();
     // The run fails inside its transaction, after the snapshot, the hashes and the outbox rows were written.
@@ -167,7 +155,7 @@ describe('a run that does not commit', () => {
   });
 
   it('a partial run keeps the failed feed\'s old record, so the next run parses it and finds the change', async () => {
-    const { lectureId, pgid, occurrence } = lectureOfOneGroup();
+    const { lectureId, pgid, occurrence } = lectureOfOneGroup(harness);
     harness.sim.simulator.cancelOccurrence({ occurrenceId: occurrence.id });
     harness.sim.simulator.misbehave('ical', { failure: 'error' });
     const partial = await harness.sync();

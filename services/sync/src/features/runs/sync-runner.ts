@@ -1,6 +1,7 @@
 /**
- * One sync run: read the lists, then the feeds (each built into events as it arrives), diff against the last
- * snapshot, and commit snapshot + run + outbox in one transaction.
+ * One sync run: after a complete run, first whether every answer is the one it read (hashing only, and most
+ * runs end there); otherwise read the lists, then the feeds (each built into events as it arrives), diff
+ * against the last snapshot, and commit snapshot + run + outbox in one transaction.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { localDateOf } from '@timetable/calendar';
@@ -14,6 +15,7 @@ import { ScopeCounts } from '../snapshot/scope-counts.js';
 import type { IndexedEntity, SnapshotStore } from '../snapshot/snapshot-store.js';
 import type { StagedEntityStore } from '../snapshot/staged-entity-store.js';
 import type { FeedOccurrence } from '../upstream-client/parse-ical.js';
+import { readAsStored, type LastRead } from '../upstream-client/read-as-stored.js';
 import { groupsToRead, readFeeds, readLists, rereadFeeds, type ScopedFailure } from '../upstream-client/read-upstream.js';
 import type { SeenBodies, StarplanClient } from '../upstream-client/starplan-client.js';
 import type { UpstreamPlanningGroup } from '../upstream-client/upstream-types.js';
@@ -25,7 +27,7 @@ import { listsLookEmpty, rejectImplausibleLists } from './safety-valve.js';
 import type { ChangeTally} from './write-changes.js';
 import { writeChanges } from './write-changes.js';
 import type { PairError, SyncRunRecord, SyncRunStatus, SyncRunStore } from './sync-run-store.js';
-import type { UpstreamBodyStore } from './upstream-body-store.js';
+import type { StoredHashes, UpstreamBodyStore } from './upstream-body-store.js';
 
 export interface SyncRunResult {
   /** Null when the run was skipped because another replica holds the lock. */
@@ -112,7 +114,18 @@ export class SyncRunner {
   private async fetchAndCommit(id: string, startedAt: Date, now: () => Date): Promise<SyncRunResult> {
     const { client, snapshots, staged, runs, bodies, knex, logger, timeZone } = this.deps;
     const [stored, lastCommitted] = await Promise.all([bodies.loadHashes(), runs.latest({ fetched: true })]);
-    const { upstream, failures: fetchFailures } = await readLists(client, { today: localDateOf(startedAt, timeZone), forcedPlanningUnit: this.deps.planningUnit });
+    const today = localDateOf(startedAt, timeZone);
+    const forcedPlanningUnit = this.deps.planningUnit;
+    // After a complete run, first whether every answer is the one it read, decoding nothing: most runs end here.
+    const last = lastCompleteRead(stored, lastCommitted);
+    const quick = last && (await readAsStored(client, last, { today, forcedPlanningUnit }));
+    if (quick?.asStored && lastCommitted?.upstreamFingerprint === fingerprintOf(quick.bodies)) {
+      client.keepListsRead(quick.bodies);
+      return this.commitUnchanged(id, startedAt, now(), quick.planningUnit.id, lastCommitted, { feedsParsed: 0, feedsUnchanged: quick.feedsKnown });
+    }
+    // Otherwise the usual read, which takes what the first one received rather than asking again.
+    const reading = quick ? client.withReadAhead(quick.ahead) : client;
+    const { upstream, failures: fetchFailures } = await readLists(reading, { today, forcedPlanningUnit, planningUnitsRead: quick?.planningUnitsRead });
     // The valve compares an empty list with the snapshot's counts; only then are they worth a query.
     const counts = listsLookEmpty(upstream) ? await snapshots.scopeCounts() : new ScopeCounts();
     const listFailures = [...fetchFailures, ...rejectImplausibleLists(upstream, counts)];
@@ -127,11 +140,11 @@ export class SyncRunner {
       next.addFeed(og, group, occurrences);
       await staged.add(next.takeChanged());
     };
-    const feedFailures = await readFeeds(client, upstream, { knownFeeds: stored.feeds, onParsed });
+    const feedFailures = await readFeeds(reading, upstream, { knownFeeds: stored.feeds, onParsed });
     if (listFailures.length === 0 && feedFailures.length === 0 && lastCommitted?.status === 'succeeded' && lastCommitted.upstreamFingerprint === fingerprintOf(upstream.bodies)) {
       // A feed parsed without a record may have started building: nothing of it is needed now.
       if (building !== undefined) await staged.clear();
-      return this.commitUnchanged(id, startedAt, now(), upstream, lastCommitted, feedsParsed);
+      return this.commitUnchanged(id, startedAt, now(), upstream.planningUnit.id, lastCommitted, { feedsParsed, feedsUnchanged: upstream.unchangedFeeds.size });
     }
     const { builder: next, previous, feedRecords: storedFeeds } = await builder();
     for (const failure of feedFailures) next.failFeed(failure);
@@ -200,11 +213,11 @@ export class SyncRunner {
     id: string,
     startedAt: Date,
     finishedAt: Date,
-    upstream: UpstreamSnapshot,
+    planningUnitId: number,
     lastCommitted: SyncRunRecord,
-    feedsParsed: number,
+    feeds: { feedsParsed: number; feedsUnchanged: number },
   ): Promise<SyncRunResult> {
-    const run = runRecord(id, startedAt, finishedAt, upstream.planningUnit.id, 'succeeded', NO_CHANGES, lastCommitted.entityCount, null, lastCommitted.upstreamFingerprint);
+    const run = runRecord(id, startedAt, finishedAt, planningUnitId, 'succeeded', NO_CHANGES, lastCommitted.entityCount, null, lastCommitted.upstreamFingerprint);
     // The gauges as a run that built the snapshot would set them, unless this process already did for it (a
     // restarted process has none yet; another replica may have committed the runs since). Counted while the
     // run is recorded; set only once it is.
@@ -215,10 +228,10 @@ export class SyncRunner {
       this.gaugedFingerprint = lastCommitted.upstreamFingerprint;
     }
     syncLastSuccess.set(finishedAt.getTime() / 1000);
-    const read = { feedsParsed, feedsUnchanged: upstream.unchangedFeeds.size, upstreamUnchanged: true };
+    const read = { ...feeds, upstreamUnchanged: true };
     recordFeedMetrics(read);
-    this.deps.logger.info({ syncRunId: id, pu: upstream.planningUnit.id, ...read }, 'sync run found the upstream unchanged');
-    return { syncRunId: id, status: 'succeeded', planningUnitId: upstream.planningUnit.id, ...NO_CHANGES, errors: [], ...read };
+    this.deps.logger.info({ syncRunId: id, pu: planningUnitId, ...read }, 'sync run found the upstream unchanged');
+    return { syncRunId: id, status: 'succeeded', planningUnitId, ...NO_CHANGES, errors: [], ...read };
   }
 }
 
@@ -230,6 +243,16 @@ interface Building {
 }
 
 const NO_CHANGES = { created: 0, updated: 0, deleted: 0 } as const;
+
+/**
+ * What the last run read, when it read and committed everything (it stored a fingerprint): only then do the
+ * stored hashes name every request a run would make if nothing changed.
+ */
+function lastCompleteRead(stored: StoredHashes, lastCommitted: SyncRunRecord | undefined): LastRead | undefined {
+  if (lastCommitted?.status !== 'succeeded' || lastCommitted.upstreamFingerprint === null || lastCommitted.planningUnitId === null) return undefined;
+  if (stored.lists.size === 0) return undefined;
+  return { planningUnitId: lastCommitted.planningUnitId, lists: stored.lists, feeds: stored.feeds };
+}
 const NOTHING_READ = { feedsParsed: 0, feedsUnchanged: 0, upstreamUnchanged: false } as const;
 
 /**

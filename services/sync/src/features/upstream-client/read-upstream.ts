@@ -9,7 +9,7 @@ import { mapConcurrently } from './map-concurrently.js';
 import type { FeedOccurrence } from './parse-ical.js';
 import type { CalendarRead, KnownFeed, SeenBodies, StarplanClient } from './starplan-client.js';
 import { selectPlanningUnit } from './select-planning-unit.js';
-import type { LocatedRoom, UpstreamPlanningGroup, UpstreamProgram } from './upstream-types.js';
+import type { LocatedRoom, UpstreamPlanningGroup, UpstreamPlanningUnit, UpstreamProgram } from './upstream-types.js';
 
 /** A failure tied to a program (pgid null: its lists) or to one of its groups (the feed). */
 export interface ScopedFailure {
@@ -23,6 +23,8 @@ export interface ReadListsOptions {
   today: string;
   forcedPlanningUnit?: number | undefined;
   concurrency?: number;
+  /** The planning units, when the run has read them already, with what its record of answers holds of them. */
+  planningUnitsRead?: { units: readonly UpstreamPlanningUnit[]; seen: SeenBodies } | undefined;
 }
 
 export interface ReadFeedsOptions {
@@ -47,8 +49,9 @@ export async function readLists(
   options: ReadListsOptions,
 ): Promise<{ upstream: UpstreamSnapshot; failures: ScopedFailure[] }> {
   const concurrency = options.concurrency ?? UPSTREAM_CONCURRENCY;
-  const bodies = new Map<string, string>();
-  const planningUnit = selectPlanningUnit(await client.planningUnits(bodies), options.today, options.forcedPlanningUnit);
+  const bodies = new Map<string, string>(options.planningUnitsRead?.seen);
+  const units = options.planningUnitsRead?.units ?? (await client.planningUnits(bodies));
+  const planningUnit = selectPlanningUnit(units, options.today, options.forcedPlanningUnit);
   const [programs, rooms] = await Promise.all([client.programs(planningUnit.id, bodies), readRooms(client, concurrency, bodies)]);
   const upstream: UpstreamSnapshot = {
     planningUnit,

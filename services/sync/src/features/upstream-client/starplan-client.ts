@@ -2,8 +2,10 @@
 import type { z } from 'zod';
 import { calendarBodyHash, jsonBodyHash } from './body-hash.js';
 import { decodeText, unwrapStarplanJson } from './decode-body.js';
-import { DEFAULT_FETCH_POLICY, fetchWithRetry, type FetchPolicy, type Validators } from './fetch-with-retry.js';
+import { DEFAULT_FETCH_POLICY, fetchWithRetry, type EarlierAnswer, type FetchedBody, type FetchPolicy, type Validators } from './fetch-with-retry.js';
+import { syncListsDecoded } from './metrics.js';
 import { parseGroupCalendar, type FeedOccurrence } from './parse-ical.js';
+import type { AnswerAhead, ReadAhead } from './read-ahead.js';
 import { UpstreamError } from './upstream-error.js';
 import {
   upstreamLecturer,
@@ -45,6 +47,15 @@ export interface KnownFeed {
   validators?: Validators;
 }
 
+/** An answer fetched and hashed only; `earlier` is the answer itself, unless it was a 304 to a conditional request. */
+export interface HashedAnswer {
+  bodyHash: string;
+  validators: Validators;
+  earlier?: EarlierAnswer;
+}
+
+type Lists = Map<string, { bodyHash: string; items: readonly unknown[] }>;
+
 export class StarplanClient {
   private readonly baseUrl: string;
   private readonly policy: FetchPolicy;
@@ -54,11 +65,28 @@ export class StarplanClient {
    * shares them. Only lists the last run read are kept (`keepListsRead`), so a program, location or planning
    * unit that is gone does not stay in memory.
    */
-  private readonly lastLists = new Map<string, { bodyHash: string; items: readonly unknown[] }>();
+  private readonly lastLists: Lists;
+  /** What this run already received (withReadAhead); taken instead of asking again. */
+  private readonly ahead: ReadAhead | undefined;
 
-  constructor(private readonly settings: StarplanClientSettings) {
+  constructor(settings: StarplanClientSettings);
+  constructor(settings: StarplanClientSettings, shared: { lastLists: Lists; ahead: ReadAhead });
+  constructor(
+    private readonly settings: StarplanClientSettings,
+    shared?: { lastLists: Lists; ahead: ReadAhead },
+  ) {
     this.baseUrl = settings.baseUrl.replace(/\/+$/, '');
     this.policy = { ...DEFAULT_FETCH_POLICY, ...settings.policy };
+    this.lastLists = shared?.lastLists ?? new Map();
+    this.ahead = shared?.ahead;
+  }
+
+  /**
+   * This client for the rest of one run: a request whose answer `ahead` holds takes it rather than asking
+   * again. It shares this client's kept lists.
+   */
+  withReadAhead(ahead: ReadAhead): StarplanClient {
+    return new StarplanClient(this.settings, { lastLists: this.lastLists, ahead });
   }
 
   planningUnits(seen?: SeenBodies): Promise<readonly UpstreamPlanningUnit[]> {
@@ -98,6 +126,14 @@ export class StarplanClient {
    */
   groupCalendarUnlessKnown(pu: number, pgid: number, known: KnownFeed | undefined, seen?: SeenBodies): Promise<CalendarRead> {
     const request = groupCalendarRequest(pu, pgid);
+    // Only a read against the known feed takes what was read ahead, which was read against it too; a read
+    // that wants the body whatever its hash (known undefined) asks.
+    const ahead = known === undefined ? undefined : this.ahead?.take(request);
+    if (ahead?.kind === 'known' && ahead.bodyHash === known?.bodyHash) {
+      seen?.set(request, ahead.bodyHash);
+      return Promise.resolve({ bodyHash: ahead.bodyHash, occurrences: null, validators: ahead.validators });
+    }
+    if (ahead?.kind === 'failed') return Promise.reject(ahead.error);
     return fetchWithRetry(`${this.baseUrl}/${request}`, this.policy, ({ bytes, contentType, validators, notModified }) => {
       if (notModified && known) {
         seen?.set(request, known.bodyHash);
@@ -116,21 +152,49 @@ export class StarplanClient {
       const occurrences = parseGroupCalendar(text, this.settings.timeZone);
       seen?.set(request, bodyHash);
       return { bodyHash, occurrences, validators };
-    }, known?.validators);
+    }, known?.validators, earlierOf(ahead));
+  }
+
+  /**
+   * A list's answer (`request` as run reads record it, e.g. `json?m=getlocs`), hashed but neither decoded nor
+   * validated. The answer is given back as received, for a read that needs its items after all.
+   */
+  listAnswer(request: string): Promise<HashedAnswer> {
+    return fetchWithRetry(`${this.baseUrl}/${request}`, this.policy, (fetched, attempt) => ({
+      bodyHash: jsonBodyHash(fetched.bytes, fetched.contentType),
+      validators: fetched.validators,
+      earlier: { fetched, attempt },
+    }));
+  }
+
+  /**
+   * A group feed's answer, hashed as groupCalendarUnlessKnown hashes it (asked conditionally where `known`
+   * has validators) but not decoded: `earlier` holds the answer only when it is not the known feed.
+   */
+  groupCalendarAnswer(pu: number, pgid: number, known: KnownFeed): Promise<HashedAnswer> {
+    const request = groupCalendarRequest(pu, pgid);
+    return fetchWithRetry(`${this.baseUrl}/${request}`, this.policy, (fetched: FetchedBody, attempt) => {
+      if (fetched.notModified) return { bodyHash: known.bodyHash, validators: fetched.validators };
+      const bodyHash = calendarBodyHash(fetched.bytes, fetched.contentType, this.settings.timeZone);
+      return bodyHash === known.bodyHash ? { bodyHash, validators: fetched.validators } : { bodyHash, validators: fetched.validators, earlier: { fetched, attempt } };
+    }, known.validators);
   }
 
   private list<T>(query: Record<string, string>, schema: z.ZodType<T>, seen: SeenBodies | undefined): Promise<readonly T[]> {
     const request = `json?${new URLSearchParams(query).toString()}`;
+    const ahead = this.ahead?.take(request);
+    if (ahead?.kind === 'failed') return Promise.reject(ahead.error);
     return fetchWithRetry(`${this.baseUrl}/${request}`, this.policy, ({ bytes, contentType }) => {
       const bodyHash = jsonBodyHash(bytes, contentType);
       const last = this.lastLists.get(request);
       const items = last?.bodyHash === bodyHash ? (last.items as readonly T[]) : this.decodeList(request, bodyHash, query, schema, bytes, contentType);
       seen?.set(request, bodyHash);
       return items;
-    });
+    }, undefined, earlierOf(ahead));
   }
 
   private decodeList<T>(request: string, bodyHash: string, query: Record<string, string>, schema: z.ZodType<T>, bytes: Uint8Array, contentType: string | null): readonly T[] {
+    syncListsDecoded.inc();
     const items = unwrapStarplanJson(decodeText(bytes, contentType)).map((item, index) => {
       const parsed = schema.safeParse(item);
       if (!parsed.success) throw new UpstreamError(`${query.m} item ${index} has an unexpected shape: ${parsed.error.message}`, false);
@@ -154,6 +218,11 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-function groupCalendarRequest(pu: number, pgid: number): string {
+function earlierOf(ahead: AnswerAhead | undefined): EarlierAnswer | undefined {
+  return ahead?.kind === 'answered' ? ahead.earlier : undefined;
+}
+
+/** A group feed's request, relative to the base URL: how run reads record it. */
+export function groupCalendarRequest(pu: number, pgid: number): string {
   return `ical?lan=de&puid=${pu}&type=pg&pgid=${pgid}`;
 }

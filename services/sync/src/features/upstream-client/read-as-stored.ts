@@ -1,0 +1,95 @@
+/**
+ * The first read of a run after a complete one: every request that run made, asked again and only hashed.
+ * Most runs find every answer as it was, and then nothing needs decoding but the planning units (today decides
+ * which one is current): not the lists, which the usual read (read-upstream.ts) decodes to learn which feeds
+ * to ask for, nor the feeds. The requests go in the order the usual read makes them, a step at a time: the
+ * planning units; the programs and the locations; every other list; the feeds. A step starts only once the
+ * one before found every answer as stored, since a changed list may name other requests; and after the first
+ * answer that differs or fails no further request starts. What was received is kept (ReadAhead) for the usual
+ * read that follows, so no request is made twice.
+ */
+import { mapConcurrently } from './map-concurrently.js';
+import { ReadAhead } from './read-ahead.js';
+import { UPSTREAM_CONCURRENCY } from './read-upstream.js';
+import { selectPlanningUnit } from './select-planning-unit.js';
+import { groupCalendarRequest, type HashedAnswer, type KnownFeed, type SeenBodies, type StarplanClient } from './starplan-client.js';
+import { UpstreamError } from './upstream-error.js';
+import type { UpstreamPlanningUnit } from './upstream-types.js';
+
+/** What the last complete run read: its planning unit and the hash of every answer. */
+export interface LastRead {
+  planningUnitId: number;
+  /** List request (`json?m=...`) -> body hash. */
+  lists: ReadonlyMap<string, string>;
+  /** pgid -> the feed its group's events were built from. */
+  feeds: ReadonlyMap<number, KnownFeed>;
+}
+
+export interface ReadAsStoredOptions {
+  /** Local date (YYYY-MM-DD) for choosing the planning unit. */
+  today: string;
+  forcedPlanningUnit?: number | undefined;
+  concurrency?: number;
+}
+
+export interface AsStoredRead {
+  /** Every request was answered as the last run read it: `bodies` then holds the hash of every answer. */
+  asStored: boolean;
+  planningUnit: UpstreamPlanningUnit;
+  /** The planning units, decoded, and what `bodies` recorded of their answer: for the usual read. */
+  planningUnitsRead: { units: readonly UpstreamPlanningUnit[]; seen: SeenBodies };
+  bodies: SeenBodies;
+  /** What the usual read takes instead of asking again. */
+  ahead: ReadAhead;
+  /** Group feeds found to be the ones their records name. */
+  feedsKnown: number;
+}
+
+const PLANNING_UNITS = 'json?m=getpus';
+/** The lists that name the other lists' requests: those of each program, and of each location. */
+const LISTS_NAMING_LISTS = new Set(['getogs', 'getlocs']);
+
+/**
+ * Reads as described above. A failure of the planning units is the run's failure, as in the usual read; any
+ * other failure is kept for the usual read to meet.
+ */
+export async function readAsStored(client: StarplanClient, last: LastRead, options: ReadAsStoredOptions): Promise<AsStoredRead> {
+  const concurrency = options.concurrency ?? UPSTREAM_CONCURRENCY;
+  const seen: SeenBodies = new Map();
+  const units = await client.planningUnits(seen);
+  const planningUnit = selectPlanningUnit(units, options.today, options.forcedPlanningUnit);
+  const bodies: SeenBodies = new Map(seen);
+  const ahead = new ReadAhead();
+  let differs = seen.get(PLANNING_UNITS) !== last.lists.get(PLANNING_UNITS) || planningUnit.id !== last.planningUnitId;
+  const ask = (requests: readonly string[], answerOf: (request: string) => Promise<HashedAnswer>, stored: (request: string) => string | undefined) =>
+    mapConcurrently(requests, concurrency, async (request) => {
+      if (differs) return;
+      try {
+        const { bodyHash, validators, earlier } = await answerOf(request);
+        bodies.set(request, bodyHash);
+        ahead.set(request, earlier ? { kind: 'answered', earlier } : { kind: 'known', bodyHash, validators });
+        if (bodyHash !== stored(request)) differs = true;
+      } catch (error) {
+        ahead.set(request, { kind: 'failed', error: error instanceof UpstreamError ? error : new UpstreamError(String(error)) });
+        differs = true;
+      }
+    });
+  const lists = [...last.lists.keys()].filter((request) => request !== PLANNING_UNITS);
+  const namingLists = lists.filter((request) => LISTS_NAMING_LISTS.has(methodOf(request)));
+  const otherLists = lists.filter((request) => !LISTS_NAMING_LISTS.has(methodOf(request)));
+  const listAnswer = (request: string) => client.listAnswer(request);
+  const storedList = (request: string) => last.lists.get(request);
+  await ask(namingLists, listAnswer, storedList);
+  await ask(otherLists, listAnswer, storedList);
+  const feeds = new Map([...last.feeds].map(([pgid, known]) => [groupCalendarRequest(planningUnit.id, pgid), { pgid, known }]));
+  await ask(
+    [...feeds.keys()],
+    (request) => client.groupCalendarAnswer(planningUnit.id, feeds.get(request)!.pgid, feeds.get(request)!.known),
+    (request) => feeds.get(request)!.known.bodyHash,
+  );
+  return { asStored: !differs, planningUnit, planningUnitsRead: { units, seen }, bodies, ahead, feedsKnown: differs ? 0 : feeds.size };
+}
+
+function methodOf(request: string): string {
+  return new URLSearchParams(request.slice(request.indexOf('?') + 1)).get('m') ?? '';
+}
