@@ -95,6 +95,14 @@ if (!(Number.isInteger(WARM_ROUNDS) && WARM_ROUNDS >= 1)) throw new Error(`BENCH
  * apart).
  */
 const BUSY_UPSTREAM = process.env.BENCH_BUSY_UPSTREAM === '1';
+/**
+ * BENCH_LOOP_RIGHT_AFTER=1: a pass of the fetching and hashing loop right after the first sync, before the
+ * unchanged re-syncs (which then follow it rather than the first sync): what reading the answers alone costs
+ * there, where the upstream serves its kept answers for the first time. A plain run's first re-sync and this
+ * loop, each right after its own first sync, compare across two runs; in one run, whichever came first would
+ * warm the upstream for the other.
+ */
+const LOOP_RIGHT_AFTER = process.env.BENCH_LOOP_RIGHT_AFTER === '1';
 if (UPSTREAM_REPLAY && UPSTREAM_VALIDATORS) throw new Error('BENCH_UPSTREAM_REPLAY and BENCH_UPSTREAM_VALIDATORS do not go together');
 // The busy passes would count among the replayed answers of the unchanged phase.
 if (UPSTREAM_REPLAY && BUSY_UPSTREAM) throw new Error('BENCH_UPSTREAM_REPLAY and BENCH_BUSY_UPSTREAM do not go together');
@@ -149,7 +157,12 @@ interface ScaleReport {
   entities: number;
   firstSync: RunStep;
   publishOutbox: Step;
-  /** The first unchanged re-sync after the first sync: its code paths run for the first time in the process. */
+  /** With BENCH_LOOP_RIGHT_AFTER=1: a pass of the fetching and hashing loop right after the first sync. */
+  loopRightAfterFirstSync?: Step & Shares & { megabytes: number };
+  /**
+   * The first unchanged re-sync after the first sync (after loopRightAfterFirstSync, when there is one): its
+   * code paths run for the first time in the process.
+   */
   unchangedResync: RunStep & Shares;
   /** The next one, right after: the same work, its code compiled. */
   unchangedResyncWarm: RunStep & Shares;
@@ -340,10 +353,12 @@ async function benchOneScale(scale: number): Promise<void> {
     const first = await measureStep(() => sync.runOnce());
     const publish = await measureStep(() => sync.relay.drain());
     const firstCounts = await replayMode('replay');
-    const unchanged = await measureStep(() => sync.runOnce());
-    const unchangedWarm = await measureStep(() => sync.runOnce());
     const storedHashes = await hashesLastRead(knex, simulatorUrl);
     const addresses = [...storedHashes.keys()];
+    const fetchAndHash = () => bareFetch(addresses, UPSTREAM_CONCURRENCY, { timeZone: SYNC_TIME_ZONE });
+    const loopRightAfter = LOOP_RIGHT_AFTER ? await measureStep(fetchAndHash) : undefined;
+    const unchanged = await measureStep(() => sync.runOnce());
+    const unchangedWarm = await measureStep(() => sync.runOnce());
     await bareFetch(addresses, UPSTREAM_CONCURRENCY);
     const bare = await measureStep(() => bareFetch(addresses, UPSTREAM_CONCURRENCY));
     // The unmeasured pass checks that the loop hashes every answer as the sync did.
@@ -353,7 +368,6 @@ async function benchOneScale(scale: number): Promise<void> {
       onHash: (address, hash) => void (storedHashes.get(address) !== hash && differing.push(address)),
     });
     if (differing.length > 0) throw new Error(`the bare loop hashed ${differing.length} answers unlike the sync, e.g. ${differing[0]}`);
-    const fetchAndHash = () => bareFetch(addresses, UPSTREAM_CONCURRENCY, { timeZone: SYNC_TIME_ZONE });
     const resync = () => sync.runOnce();
     const bareAndHash = await measureStep(fetchAndHash);
     const warmRounds: ScaleReport['warmRounds'] = { resyncs: [], loops: [] };
@@ -424,6 +438,7 @@ async function benchOneScale(scale: number): Promise<void> {
       entities,
       firstSync: runStep(first.step, first.result),
       publishOutbox: publish.step,
+      ...(loopRightAfter ? { loopRightAfterFirstSync: { ...shareOfFirst(loopRightAfter.step, first.step), megabytes: loopRightAfter.result / 2 ** 20 } } : {}),
       unchangedResync: shareOfFirst(runStep(unchanged.step, unchanged.result), first.step),
       unchangedResyncWarm: shareOfFirst(runStep(unchangedWarm.step, unchangedWarm.result), first.step),
       unchangedResyncsAfterIdle: [resyncIdled1, resyncIdled2].map(({ step, result }) => shareOfFirst(runStep(step, result), first.step)),
@@ -627,6 +642,9 @@ function describe(report: ScaleReport): string {
     `scale ${report.scale}: ${report.entities} entities, ${report.events} events`,
     run('first sync', report.firstSync),
     `  publishing the outbox: ${report.publishOutbox.seconds.toFixed(1)} s, peak RSS ${report.publishOutbox.peakRssMb} MB`,
+    ...(report.loopRightAfterFirstSync
+      ? [bare('fetching and hashing right after the first sync (the re-syncs below follow it)', report.loopRightAfterFirstSync), share(report.loopRightAfterFirstSync)]
+      : []),
     `${run('unchanged re-sync', report.unchangedResync)}`,
     share(report.unchangedResync),
     `${run('unchanged re-sync again (warm)', report.unchangedResyncWarm)}`,
@@ -663,6 +681,9 @@ if (one !== undefined) {
       ? 'upstream: group feeds with ETags, 304 when unchanged (BENCH_UPSTREAM_VALIDATORS=1; StarPlan sends none)\n'
       : 'upstream: as StarPlan, no validators (BENCH_UPSTREAM_VALIDATORS=1 for an upstream that sends them)\n',
   );
+  if (LOOP_RIGHT_AFTER) {
+    process.stdout.write('a pass of the fetching and hashing loop right after the first sync (BENCH_LOOP_RIGHT_AFTER=1): the first re-sync follows it\n');
+  }
   if (BUSY_UPSTREAM) {
     process.stdout.write('upstream: kept busy by a process of its own during every pause (BENCH_BUSY_UPSTREAM=1): only the sync process idles\n');
   }
@@ -698,6 +719,7 @@ if (one !== undefined) {
     upstreamValidators: UPSTREAM_VALIDATORS,
     upstreamReplay: UPSTREAM_REPLAY,
     busyUpstream: BUSY_UPSTREAM,
+    loopRightAfter: LOOP_RIGHT_AFTER,
     // The code measured: HEAD, and whether the working tree differed from it, when the run started.
     ...measuredCode,
     // What the sync process ran with, so a run with options of its own is told from one as deployed.

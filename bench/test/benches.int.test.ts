@@ -54,6 +54,7 @@ interface SyncReport {
     scale: number;
     events: number;
     firstSync: SyncStep;
+    loopRightAfterFirstSync?: { seconds: number; shareOfFirst: number; megabytes: number };
     unchangedResync: SyncStep & { shareOfFirst: number };
     unchangedResyncWarm: SyncStep & { shareOfFirst: number };
     unchangedResyncsAfterIdle: (SyncStep & { shareOfFirst: number })[];
@@ -171,13 +172,19 @@ describe('the benches (smoke runs)', () => {
     }
   }, 240_000);
 
-  it('BENCH_UPSTREAM_VALIDATORS=1 npm run bench:sync: the same against an upstream whose feeds carry validators', async () => {
-    const done = await bench('bench:sync', { BENCH_SCALES: '1', BENCH_UPSTREAM_VALIDATORS: '1', BENCH_IDLE_SECONDS: '1', BENCH_WARM_ROUNDS: '1' });
+  it('BENCH_UPSTREAM_VALIDATORS=1 BENCH_LOOP_RIGHT_AFTER=1 npm run bench:sync: an upstream whose feeds carry validators, and the loop right after the first sync', async () => {
+    const done = await bench('bench:sync', { BENCH_SCALES: '1', BENCH_UPSTREAM_VALIDATORS: '1', BENCH_LOOP_RIGHT_AFTER: '1', BENCH_IDLE_SECONDS: '1', BENCH_WARM_ROUNDS: '1' });
     expect(done.stdout).toContain('upstream: group feeds with ETags, 304 when unchanged');
-    const [scale] = (await done.result<SyncReport>('sync-scale.json')).scales;
+    const result = await done.result<SyncReport & { upstreamValidators: boolean; loopRightAfter: boolean }>('sync-scale.json');
+    const [scale] = result.scales;
     expect(scale!.unchangedResync.feedsParsed).toBe(0);
     expect(scale!.unchangedResync.feedsUnchanged).toBe(scale!.firstSync.feedsParsed);
-    expect((await done.result<{ upstreamValidators: boolean }>('sync-scale.json')).upstreamValidators).toBe(true);
+    expect(result.upstreamValidators).toBe(true);
+    // The loop right after the first sync read every answer the later loops read, and has its share of the first.
+    expect(result.loopRightAfter).toBe(true);
+    expect(done.stdout).toMatch(/fetching and hashing right after the first sync \(the re-syncs below follow it\): [\d.]+ s/);
+    expect(scale!.loopRightAfterFirstSync!.megabytes).toBe(scale!.bareFetch.megabytes);
+    expect(scale!.loopRightAfterFirstSync!.shareOfFirst).toBeCloseTo(scale!.loopRightAfterFirstSync!.seconds / scale!.firstSync.seconds, 6);
   }, 240_000);
 
   it('BENCH_BUSY_UPSTREAM=1 npm run bench:sync: the upstream kept busy while the sync process idles', async () => {
