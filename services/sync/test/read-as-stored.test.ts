@@ -74,7 +74,7 @@ const firstOf = (requests: readonly string[]) => Math.min(...requests.map((reque
 describe('reading every answer the last complete run read', () => {
   it('finds them as stored without decoding a list but the planning units, asking for each once, a step at a time', async () => {
     const read = await readAsStored(newClient(), lastRead(), options);
-    expect(read).toMatchObject({ asStored: true, planningUnit: { id: PU }, feedsKnown: FEEDS.length });
+    expect(read).toMatchObject({ everyAnswerAsStored: true, planningUnit: { id: PU }, feedsUnchanged: FEEDS.length });
     const feedRequests = FEEDS.map((pgid) => groupCalendarRequest(PU, pgid));
     expect([...asked].sort()).toEqual(['json?m=getpus', ...LISTS, ...feedRequests].sort());
     expect(asked[0]).toBe('json?m=getpus');
@@ -88,7 +88,7 @@ describe('reading every answer the last complete run read', () => {
     answers.set('json?m=getlocs', { body: JSON.stringify([[{ id: 3, shortname: 'A', name: 'Campus A' }]]), contentType: JSON_TYPE });
     const client = newClient();
     const read = await readAsStored(client, lastRead(), options);
-    expect(read.asStored).toBe(false);
+    expect(read.everyAnswerAsStored).toBe(false);
     expect([...asked].sort()).toEqual(['json?m=getlocs', 'json?m=getogs&pu=37', 'json?m=getpus']);
     const locations = await client.withReadAhead(read.ahead).locations();
     expect(locations).toEqual([{ id: 3, shortname: 'A', name: 'Campus A' }]);
@@ -101,16 +101,34 @@ describe('reading every answer the last complete run read', () => {
   it('asks for nothing more once the planning unit of today is another one', async () => {
     answers.set('json?m=getpus', { body: planningUnits(38), contentType: JSON_TYPE });
     const read = await readAsStored(newClient(), lastRead(), options);
-    expect(read).toMatchObject({ asStored: false, planningUnit: { id: 38 } });
+    expect(read).toMatchObject({ everyAnswerAsStored: false, planningUnit: { id: 38 } });
     expect(asked).toEqual(['json?m=getpus']);
     expect(read.planningUnitsRead.units.map((unit) => unit.id)).toEqual([38]);
+  });
+
+  it('asks for nothing more once today falls in another planning unit of an unchanged list', async () => {
+    const twoUnits = JSON.stringify([
+      [
+        { id: PU, shortname: '2024 SoSe', name: 'Sommersemester 2024', startdate: '2024-03-15', enddate: '2024-09-30' },
+        { id: 38, shortname: '2024 WS', name: 'Wintersemester 2024/25', startdate: '2024-10-01', enddate: '2025-03-14' },
+      ],
+    ]);
+    answers.set('json?m=getpus', { body: twoUnits, contentType: JSON_TYPE });
+    const last = lastRead();
+    const lists = new Map([...last.lists, ['json?m=getpus', jsonBodyHash(Buffer.from(twoUnits, 'latin1'), JSON_TYPE)]]);
+    const inSummer = await readAsStored(newClient(), { ...last, lists }, options);
+    expect(inSummer).toMatchObject({ everyAnswerAsStored: true, planningUnit: { id: PU } });
+    asked = [];
+    const inWinter = await readAsStored(newClient(), { ...last, lists }, { ...options, today: '2024-10-15' });
+    expect(inWinter).toMatchObject({ everyAnswerAsStored: false, planningUnit: { id: 38 } });
+    expect(asked).toEqual(['json?m=getpus']);
   });
 
   it('keeps a failure for the usual read, which meets it without asking again', async () => {
     answers.delete('json?m=getogs&pu=37');
     const client = newClient();
     const read = await readAsStored(client, lastRead(), options);
-    expect(read.asStored).toBe(false);
+    expect(read.everyAnswerAsStored).toBe(false);
     // The first attempt and the one retry the policy allows.
     expect(asked.filter((request) => request === 'json?m=getogs&pu=37')).toHaveLength(2);
     await expect(client.withReadAhead(read.ahead).programs(PU)).rejects.toThrow(/answered HTTP 500/);
@@ -124,7 +142,7 @@ describe('reading every answer the last complete run read', () => {
     const last = lastRead();
     // One feed at a time, so the feed found as stored is read before the one that differs, and nothing after it.
     const read = await readAsStored(client, { ...last, feeds: new Map([same!, changed!].map((pgid) => [pgid, last.feeds.get(pgid)!])) }, { ...options, concurrency: 1 });
-    expect(read.asStored).toBe(false);
+    expect(read.everyAnswerAsStored).toBe(false);
     expect(asked.slice(-2)).toEqual([groupCalendarRequest(PU, same!), groupCalendarRequest(PU, changed!)]);
     const reading = client.withReadAhead(read.ahead);
     const changedRead = await reading.groupCalendarUnlessKnown(PU, changed!, last.feeds.get(changed!));
@@ -135,13 +153,30 @@ describe('reading every answer the last complete run read', () => {
   });
 });
 
+describe('a list whose items the client keeps', () => {
+  it('is read ahead without its body, and the usual read hands back the kept items without asking', async () => {
+    answers.set('json?m=getlocs', { body: JSON.stringify([[{ id: 3, shortname: 'A', name: 'Campus A' }]]), contentType: JSON_TYPE });
+    const client = newClient();
+    expect((await client.listAnswer('json?m=getlocs')).earlier).toBeDefined();
+    const kept = await client.locations();
+    const answer = await client.listAnswer('json?m=getlocs');
+    expect(answer.earlier).toBeUndefined();
+    const ahead = new ReadAhead();
+    ahead.set('json?m=getlocs', { kind: 'known', bodyHash: answer.bodyHash, validators: answer.validators });
+    const seen = new Map<string, string>();
+    expect(await client.withReadAhead(ahead).locations(seen)).toBe(kept);
+    expect(seen.get('json?m=getlocs')).toBe(answer.bodyHash);
+    expect(asked).toHaveLength(3);
+  });
+});
+
 describe('an answer received ahead and found broken', () => {
   it('is retried as the attempt it was: no more requests than had it been decoded on arrival', async () => {
     answers.set('json?m=getlocs', { body: '[[{"id":3,"shortn', contentType: JSON_TYPE });
     const client = newClient();
     const ahead = new ReadAhead();
     const answer = await client.listAnswer('json?m=getlocs');
-    ahead.set('json?m=getlocs', { kind: 'answered', earlier: answer.earlier! });
+    ahead.set('json?m=getlocs', { kind: 'unchecked', earlier: answer.earlier! });
     answers.set('json?m=getlocs', { body: JSON.stringify([[{ id: 3, shortname: 'A', name: 'Campus A' }]]), contentType: JSON_TYPE });
     expect(await client.withReadAhead(ahead).locations()).toEqual([{ id: 3, shortname: 'A', name: 'Campus A' }]);
     expect(asked).toEqual(['json?m=getlocs', 'json?m=getlocs']);
@@ -153,7 +188,7 @@ describe('an answer received ahead and found broken', () => {
     const ahead = new ReadAhead();
     const answer = await client.listAnswer('json?m=getlocs');
     // The policy allows one retry: an answer from attempt 1 was the last.
-    ahead.set('json?m=getlocs', { kind: 'answered', earlier: { ...answer.earlier!, attempt: 1 } });
+    ahead.set('json?m=getlocs', { kind: 'unchecked', earlier: { ...answer.earlier!, attempt: 1 } });
     await expect(client.withReadAhead(ahead).locations()).rejects.toThrow(/truncated JSON/);
     expect(asked).toEqual(['json?m=getlocs']);
   });

@@ -34,3 +34,9 @@ export const syncFeedsRead = counter({
   help: 'Group feeds read: parsed, or unchanged since the run that built their events and therefore not parsed',
   labelNames: ['outcome'],
 });
+
+export const syncStoredAnswerChecks = counter({
+  name: 'sync_stored_answer_checks_total',
+  help: 'Runs that first asked for every answer the last complete run read: all as stored (the run ended there), or one changed or failed (the usual read followed)',
+  labelNames: ['outcome'],
+});

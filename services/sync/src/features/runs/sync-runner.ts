@@ -16,12 +16,20 @@ import type { IndexedEntity, SnapshotStore } from '../snapshot/snapshot-store.js
 import type { StagedEntityStore } from '../snapshot/staged-entity-store.js';
 import type { FeedOccurrence } from '../upstream-client/parse-ical.js';
 import { readAsStored, type LastRead } from '../upstream-client/read-as-stored.js';
-import { groupsToRead, readFeeds, readLists, rereadFeeds, type ScopedFailure } from '../upstream-client/read-upstream.js';
+import { groupsToRead, READ_VERSION, readFeeds, readLists, rereadFeeds, type ScopedFailure } from '../upstream-client/read-upstream.js';
 import type { SeenBodies, StarplanClient } from '../upstream-client/starplan-client.js';
 import type { UpstreamPlanningGroup } from '../upstream-client/upstream-types.js';
 import type { UpstreamSnapshot } from '../upstream-client/upstream-snapshot.js';
 import { withAdvisoryLock } from './advisory-lock.js';
-import { syncChangesEmitted, syncEntitiesSeen, syncFeedsRead, syncLastSuccess, syncPairFailures, syncRunDuration } from './metrics.js';
+import {
+  syncChangesEmitted,
+  syncEntitiesSeen,
+  syncFeedsRead,
+  syncLastSuccess,
+  syncPairFailures,
+  syncRunDuration,
+  syncStoredAnswerChecks,
+} from './metrics.js';
 import { DERIVATION_VERSION, feedRecordChanges, NextSnapshotBuilder, type FeedRecord } from './next-snapshot.js';
 import { listsLookEmpty, rejectImplausibleLists } from './safety-valve.js';
 import type { ChangeTally} from './write-changes.js';
@@ -116,16 +124,22 @@ export class SyncRunner {
     const [stored, lastCommitted] = await Promise.all([bodies.loadHashes(), runs.latest({ fetched: true })]);
     const today = localDateOf(startedAt, timeZone);
     const forcedPlanningUnit = this.deps.planningUnit;
-    // After a complete run, first whether every answer is the one it read, decoding nothing: most runs end here.
+    // After a complete run, first whether every answer is the one it read, decoding only the planning units:
+    // most runs end here.
     const last = lastCompleteRead(stored, lastCommitted);
-    const quick = last && (await readAsStored(client, last, { today, forcedPlanningUnit }));
-    if (quick?.asStored && lastCommitted?.upstreamFingerprint === fingerprintOf(quick.bodies)) {
-      client.keepListsRead(quick.bodies);
-      return this.commitUnchanged(id, startedAt, now(), quick.planningUnit.id, lastCommitted, { feedsParsed: 0, feedsUnchanged: quick.feedsKnown });
+    const firstRead = last && (await readAsStored(client, last, { today, forcedPlanningUnit }));
+    if (firstRead?.everyAnswerAsStored && lastCommitted?.upstreamFingerprint === fingerprintOf(firstRead.bodies)) {
+      syncStoredAnswerChecks.inc({ outcome: 'unchanged' });
+      client.keepListsRead(firstRead.bodies);
+      return this.commitUnchanged(id, startedAt, now(), firstRead.planningUnit.id, lastCommitted, { feedsParsed: 0, feedsUnchanged: firstRead.feedsUnchanged });
+    }
+    if (firstRead) {
+      syncStoredAnswerChecks.inc({ outcome: 'changed' });
+      logger.debug({ syncRunId: id, everyAnswerAsStored: firstRead.everyAnswerAsStored }, 'an answer differs from the last complete run\'s: reading the upstream as usual');
     }
     // Otherwise the usual read, which takes what the first one received rather than asking again.
-    const reading = quick ? client.withReadAhead(quick.ahead) : client;
-    const { upstream, failures: fetchFailures } = await readLists(reading, { today, forcedPlanningUnit, planningUnitsRead: quick?.planningUnitsRead });
+    const reading = firstRead ? client.withReadAhead(firstRead.ahead) : client;
+    const { upstream, failures: fetchFailures } = await readLists(reading, { today, forcedPlanningUnit, planningUnitsRead: firstRead?.planningUnitsRead });
     // The valve compares an empty list with the snapshot's counts; only then are they worth a query.
     const counts = listsLookEmpty(upstream) ? await snapshots.scopeCounts() : new ScopeCounts();
     const listFailures = [...fetchFailures, ...rejectImplausibleLists(upstream, counts)];
@@ -144,7 +158,11 @@ export class SyncRunner {
     if (listFailures.length === 0 && feedFailures.length === 0 && lastCommitted?.status === 'succeeded' && lastCommitted.upstreamFingerprint === fingerprintOf(upstream.bodies)) {
       // A feed parsed without a record may have started building: nothing of it is needed now.
       if (building !== undefined) await staged.clear();
-      return this.commitUnchanged(id, startedAt, now(), upstream.planningUnit.id, lastCommitted, { feedsParsed, feedsUnchanged: upstream.unchangedFeeds.size });
+      // The first read would have ended the run had the stored list rows named every list read: they did not
+      // (written by a version that lost rows), so they are put right with the run.
+      const repair = listRowChanges(upstream.bodies, stored, 'succeeded');
+      const listRows = repair.lists.size > 0 || stored.lists.size !== repair.listsRead!.size ? repair : undefined;
+      return this.commitUnchanged(id, startedAt, now(), upstream.planningUnit.id, lastCommitted, { feedsParsed, feedsUnchanged: upstream.unchangedFeeds.size }, listRows);
     }
     const { builder: next, previous, feedRecords: storedFeeds } = await builder();
     for (const failure of feedFailures) next.failFeed(failure);
@@ -163,10 +181,7 @@ export class SyncRunner {
       const status: SyncRunStatus = errors.length > 0 ? 'partial' : 'succeeded';
       const fingerprint = status === 'succeeded' ? fingerprintOf(upstream.bodies) : null;
       const feedRecords = feedRecordChanges(snapshot, storedFeeds, previous);
-      const listsRead = [...upstream.bodies].filter(([request]) => request.startsWith('json?'));
-      const lists = new Map(listsRead.filter(([request, hash]) => stored.lists.get(request) !== hash));
-      const kept = status === 'succeeded' ? { listsRead: new Set(listsRead.map(([request]) => request)) } : {};
-      await bodies.apply(trx, { lists, ...kept, feedUpserts: feedRecords.upserts, feedDeletes: feedRecords.deletes }, finishedAt);
+      await bodies.apply(trx, { ...listRowChanges(upstream.bodies, stored, status), feedUpserts: feedRecords.upserts, feedDeletes: feedRecords.deletes }, finishedAt);
       await runs.record(trx, runRecord(id, startedAt, finishedAt, upstream.planningUnit.id, status, tally, snapshot.entities.size, null, fingerprint), errors);
       return { tally, errors, status, fingerprint };
     });
@@ -216,13 +231,21 @@ export class SyncRunner {
     planningUnitId: number,
     lastCommitted: SyncRunRecord,
     feeds: { feedsParsed: number; feedsUnchanged: number },
+    listRows?: ListRowChanges,
   ): Promise<SyncRunResult> {
     const run = runRecord(id, startedAt, finishedAt, planningUnitId, 'succeeded', NO_CHANGES, lastCommitted.entityCount, null, lastCommitted.upstreamFingerprint);
+    const record = listRows === undefined
+      ? () => this.deps.runs.record(this.deps.knex, run, [])
+      : () =>
+          this.deps.knex.transaction(async (trx) => {
+            await this.deps.bodies.apply(trx, { ...listRows, feedUpserts: new Map(), feedDeletes: [] }, finishedAt);
+            await this.deps.runs.record(trx, run, []);
+          });
     // The gauges as a run that built the snapshot would set them, unless this process already did for it (a
     // restarted process has none yet; another replica may have committed the runs since). Counted while the
     // run is recorded; set only once it is.
     const counting = this.gaugedFingerprint === lastCommitted.upstreamFingerprint ? undefined : this.deps.snapshots.countByType();
-    const [, counts] = await Promise.all([this.deps.runs.record(this.deps.knex, run, []), counting]);
+    const [, counts] = await Promise.all([record(), counting]);
     if (counts !== undefined) {
       for (const entityType of ENTITY_TYPES) syncEntitiesSeen.set({ entity_type: entityType }, counts.get(entityType) ?? 0);
       this.gaugedFingerprint = lastCommitted.upstreamFingerprint;
@@ -244,6 +267,21 @@ interface Building {
 
 const NO_CHANGES = { created: 0, updated: 0, deleted: 0 } as const;
 
+interface ListRowChanges {
+  lists: Map<string, string>;
+  listsRead?: Set<string>;
+}
+
+/**
+ * The list rows a committing run writes: those whose answer differs from the stored one and, for a run
+ * without failures (which read every list), every list request read, so that rows of others are removed.
+ */
+function listRowChanges(read: SeenBodies, stored: StoredHashes, status: SyncRunStatus): ListRowChanges {
+  const lists = [...read].filter(([request]) => request.startsWith('json?'));
+  const changed = new Map(lists.filter(([request, hash]) => stored.lists.get(request) !== hash));
+  return status === 'succeeded' ? { lists: changed, listsRead: new Set(lists.map(([request]) => request)) } : { lists: changed };
+}
+
 /**
  * What the last run read, when it read and committed everything (it stored a fingerprint): only then do the
  * stored hashes name every request a run would make if nothing changed.
@@ -257,10 +295,10 @@ const NOTHING_READ = { feedsParsed: 0, feedsUnchanged: 0, upstreamUnchanged: fal
 
 /**
  * One hash over every answer of a run (request and body hash, in request order), the time zone feeds are
- * read in (part of each feed's hash) and DERIVATION_VERSION.
+ * read in (part of each feed's hash), DERIVATION_VERSION and READ_VERSION.
  */
 function fingerprintOf(bodies: SeenBodies): string {
-  const hash = createHash('sha256').update(`v${DERIVATION_VERSION}\n`);
+  const hash = createHash('sha256').update(`v${DERIVATION_VERSION}\nr${READ_VERSION}\n`);
   for (const request of [...bodies.keys()].sort()) hash.update(`${request}\t${bodies.get(request)}\n`);
   return hash.digest('hex');
 }

@@ -9,10 +9,13 @@ import type { UpstreamError } from './upstream-error.js';
 
 export type AnswerAhead =
   /** The answer as it arrived, not yet checked: decoding it may still find it truncated and ask again. */
-  | { kind: 'answered'; earlier: EarlierAnswer }
+  | { kind: 'unchecked'; earlier: EarlierAnswer }
   /** The request failed with every retry it had. */
   | { kind: 'failed'; error: UpstreamError }
-  /** A group feed that is the one its stored record names (by its hash, or a 304): nothing more to read. */
+  /**
+   * Nothing more to read: a group feed that is the one its stored record names (by its hash, or a 304), or a
+   * list whose items the client keeps for this hash.
+   */
   | { kind: 'known'; bodyHash: string; validators: Validators };
 
 export class ReadAhead {

@@ -34,15 +34,15 @@ export interface ReadAsStoredOptions {
 
 export interface AsStoredRead {
   /** Every request was answered as the last run read it: `bodies` then holds the hash of every answer. */
-  asStored: boolean;
+  everyAnswerAsStored: boolean;
   planningUnit: UpstreamPlanningUnit;
   /** The planning units, decoded, and what `bodies` recorded of their answer: for the usual read. */
   planningUnitsRead: { units: readonly UpstreamPlanningUnit[]; seen: SeenBodies };
   bodies: SeenBodies;
   /** What the usual read takes instead of asking again. */
   ahead: ReadAhead;
-  /** Group feeds found to be the ones their records name. */
-  feedsKnown: number;
+  /** Group feeds found to be the ones their records name (0 unless every answer was as stored). */
+  feedsUnchanged: number;
 }
 
 const PLANNING_UNITS = 'json?m=getpus';
@@ -51,7 +51,7 @@ const LISTS_NAMING_LISTS = new Set(['getogs', 'getlocs']);
 
 /**
  * Reads as described above. A failure of the planning units is the run's failure, as in the usual read; any
- * other failure is kept for the usual read to meet.
+ * other failure is kept, and the usual read meets it when it makes that request.
  */
 export async function readAsStored(client: StarplanClient, last: LastRead, options: ReadAsStoredOptions): Promise<AsStoredRead> {
   const concurrency = options.concurrency ?? UPSTREAM_CONCURRENCY;
@@ -67,10 +67,10 @@ export async function readAsStored(client: StarplanClient, last: LastRead, optio
       try {
         const { bodyHash, validators, earlier } = await answerOf(request);
         bodies.set(request, bodyHash);
-        ahead.set(request, earlier ? { kind: 'answered', earlier } : { kind: 'known', bodyHash, validators });
+        ahead.set(request, earlier ? { kind: 'unchecked', earlier } : { kind: 'known', bodyHash, validators });
         if (bodyHash !== stored(request)) differs = true;
       } catch (error) {
-        ahead.set(request, { kind: 'failed', error: error instanceof UpstreamError ? error : new UpstreamError(String(error)) });
+        ahead.set(request, { kind: 'failed', error: error instanceof UpstreamError ? error : new UpstreamError((error as Error).message) });
         differs = true;
       }
     });
@@ -87,7 +87,7 @@ export async function readAsStored(client: StarplanClient, last: LastRead, optio
     (request) => client.groupCalendarAnswer(planningUnit.id, feeds.get(request)!.pgid, feeds.get(request)!.known),
     (request) => feeds.get(request)!.known.bodyHash,
   );
-  return { asStored: !differs, planningUnit, planningUnitsRead: { units, seen }, bodies, ahead, feedsKnown: differs ? 0 : feeds.size };
+  return { everyAnswerAsStored: !differs, planningUnit, planningUnitsRead: { units, seen }, bodies, ahead, feedsUnchanged: differs ? 0 : feeds.size };
 }
 
 function methodOf(request: string): string {

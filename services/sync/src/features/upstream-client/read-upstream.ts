@@ -44,6 +44,14 @@ export interface GroupToRead {
 /** Upstream requests a run has open at once. */
 export const UPSTREAM_CONCURRENCY = 6;
 
+/**
+ * Raise it when what a run asks for or how it reads a list changes: the requests readLists and readFeeds make,
+ * a list's schema (upstream-types.ts) or its decoding. A run after a complete one repeats the requests that run
+ * made and, finding every answer as it was, ends without decoding the lists; the run fingerprint holds this
+ * version, so that the first run after such a change reads the upstream as usual instead.
+ */
+export const READ_VERSION = 1;
+
 export async function readLists(
   client: StarplanClient,
   options: ReadListsOptions,

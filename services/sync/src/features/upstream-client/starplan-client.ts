@@ -47,7 +47,11 @@ export interface KnownFeed {
   validators?: Validators;
 }
 
-/** An answer fetched and hashed only; `earlier` is the answer itself, unless it was a 304 to a conditional request. */
+/**
+ * An answer fetched and hashed only. `earlier` is the answer as received, for a read that needs it after all;
+ * it is left out where that read would not: a list whose items this client keeps for that hash, a group feed
+ * that is the known one (by its hash, or a 304).
+ */
 export interface HashedAnswer {
   bodyHash: string;
   validators: Validators;
@@ -65,20 +69,13 @@ export class StarplanClient {
    * shares them. Only lists the last run read are kept (`keepListsRead`), so a program, location or planning
    * unit that is gone does not stay in memory.
    */
-  private readonly lastLists: Lists;
+  private lastLists: Lists = new Map();
   /** What this run already received (withReadAhead); taken instead of asking again. */
-  private readonly ahead: ReadAhead | undefined;
+  private ahead: ReadAhead | undefined;
 
-  constructor(settings: StarplanClientSettings);
-  constructor(settings: StarplanClientSettings, shared: { lastLists: Lists; ahead: ReadAhead });
-  constructor(
-    private readonly settings: StarplanClientSettings,
-    shared?: { lastLists: Lists; ahead: ReadAhead },
-  ) {
+  constructor(private readonly settings: StarplanClientSettings) {
     this.baseUrl = settings.baseUrl.replace(/\/+$/, '');
     this.policy = { ...DEFAULT_FETCH_POLICY, ...settings.policy };
-    this.lastLists = shared?.lastLists ?? new Map();
-    this.ahead = shared?.ahead;
   }
 
   /**
@@ -86,7 +83,10 @@ export class StarplanClient {
    * again. It shares this client's kept lists.
    */
   withReadAhead(ahead: ReadAhead): StarplanClient {
-    return new StarplanClient(this.settings, { lastLists: this.lastLists, ahead });
+    const reading = new StarplanClient(this.settings);
+    reading.lastLists = this.lastLists;
+    reading.ahead = ahead;
+    return reading;
   }
 
   planningUnits(seen?: SeenBodies): Promise<readonly UpstreamPlanningUnit[]> {
@@ -157,14 +157,14 @@ export class StarplanClient {
 
   /**
    * A list's answer (`request` as run reads record it, e.g. `json?m=getlocs`), hashed but neither decoded nor
-   * validated. The answer is given back as received, for a read that needs its items after all.
+   * validated.
    */
   listAnswer(request: string): Promise<HashedAnswer> {
-    return fetchWithRetry(`${this.baseUrl}/${request}`, this.policy, (fetched, attempt) => ({
-      bodyHash: jsonBodyHash(fetched.bytes, fetched.contentType),
-      validators: fetched.validators,
-      earlier: { fetched, attempt },
-    }));
+    return fetchWithRetry(`${this.baseUrl}/${request}`, this.policy, (fetched, attempt) => {
+      const bodyHash = jsonBodyHash(fetched.bytes, fetched.contentType);
+      const kept = this.lastLists.get(request)?.bodyHash === bodyHash;
+      return kept ? { bodyHash, validators: fetched.validators } : { bodyHash, validators: fetched.validators, earlier: { fetched, attempt } };
+    });
   }
 
   /**
@@ -184,6 +184,11 @@ export class StarplanClient {
     const request = `json?${new URLSearchParams(query).toString()}`;
     const ahead = this.ahead?.take(request);
     if (ahead?.kind === 'failed') return Promise.reject(ahead.error);
+    const last = this.lastLists.get(request);
+    if (ahead?.kind === 'known' && last?.bodyHash === ahead.bodyHash) {
+      seen?.set(request, ahead.bodyHash);
+      return Promise.resolve(last.items as readonly T[]);
+    }
     return fetchWithRetry(`${this.baseUrl}/${request}`, this.policy, ({ bytes, contentType }) => {
       const bodyHash = jsonBodyHash(bytes, contentType);
       const last = this.lastLists.get(request);
@@ -219,7 +224,7 @@ function deepFreeze<T>(value: T): T {
 }
 
 function earlierOf(ahead: AnswerAhead | undefined): EarlierAnswer | undefined {
-  return ahead?.kind === 'answered' ? ahead.earlier : undefined;
+  return ahead?.kind === 'unchecked' ? ahead.earlier : undefined;
 }
 
 /** A group feed's request, relative to the base URL: how run reads record it. */
