@@ -60,9 +60,10 @@ const SYNC_PROCESS_OPTIONS = ['--expose-gc', ...SYNC_NODE_OPTIONS, ...process.ex
 const UPSTREAM_VALIDATORS = process.env.BENCH_UPSTREAM_VALIDATORS === '1';
 /**
  * BENCH_PROFILE=1: an unchanged re-sync and a pass of the fetching and hashing loop under the CPU profiler, back
- * to back after the warm steps, and again each after a pause of its own after the measured pauses (the profiler
- * slows what it watches, so it counts in no figure): where the sync's own time goes when nothing changed, beside
- * where the least a re-sync can do goes, warm and after idling. The churn re-sync then runs after them.
+ * to back after the warm steps, again each after a pause of its own after the measured pauses, and the first
+ * run of each in a process started afresh (the profiler slows what it watches, so it counts in no figure):
+ * where the sync's own time goes when nothing changed, beside where the least a re-sync can do goes, warm,
+ * after idling and after a start. The churn re-sync then runs after them.
  */
 const PROFILE = process.env.BENCH_PROFILE === '1';
 /**
@@ -198,8 +199,18 @@ interface ScaleReport {
   replayCounts?: { first: ReplayCounts; unchanged: ReplayCounts; churn: ReplayCounts };
   churn: { operations: number; eventsChanged: number; shareOfEvents: number };
   churnResync: RunStep & { shareOfFirst: number };
-  /** With BENCH_PROFILE=1: the sync process in an unchanged re-sync and in a pass of the loop, warm and after idling. */
-  profiles?: { resync: ProfileSummary; loop: ProfileSummary; resyncAfterIdle: ProfileSummary; loopAfterIdle: ProfileSummary };
+  /**
+   * With BENCH_PROFILE=1: the sync process in an unchanged re-sync and in a pass of the loop, warm and after
+   * idling, and the first run of a sync process and the loop's first pass, each in a process started afresh.
+   */
+  profiles?: {
+    resync: ProfileSummary;
+    loop: ProfileSummary;
+    resyncAfterIdle: ProfileSummary;
+    loopAfterIdle: ProfileSummary;
+    restartedSync: ProfileSummary;
+    restartedLoop: ProfileSummary;
+  };
 }
 
 async function freePort(): Promise<number> {
@@ -411,6 +422,8 @@ async function benchOneScale(scale: number): Promise<void> {
       ...warmProfiles,
       resyncAfterIdle: await profileIdled('sync-unchanged-resync-after-idle', resync),
       loopAfterIdle: await profileIdled('bare-fetch-and-hash-after-idle', fetchAndHash),
+      restartedSync: await restart.profiledSync(path.join(resultsDir, `sync-restarted-run-scale-${scale}.cpuprofile`)),
+      restartedLoop: await restart.profiledLoop(path.join(resultsDir, `bare-fetch-and-hash-restarted-scale-${scale}.cpuprofile`)),
     };
     const unchangedCounts = await replayMode('record');
     const events = await count('event');
@@ -521,7 +534,7 @@ async function addressesFile(addresses: readonly string[]): Promise<string> {
  * first pass of the fetching and hashing loop over `addresses` (a file of them).
  */
 function restartedRunner(databaseUrl: string, upstreamUrl: string, upstreamCpuSeconds: () => Promise<number>, first: Step, addresses: string) {
-  const run = async (extraEnv: Record<string, string>): Promise<RestartedRun & { result: unknown }> => {
+  const run = async (extraEnv: Record<string, string>): Promise<RestartedRun & { result: unknown; profile?: ProfileSummary }> => {
     const upstreamBefore = await upstreamCpuSeconds();
     const child = spawn(process.execPath, [...process.execArgv, path.join(repoRoot, 'bench/support/restarted-process-run.ts')], {
       cwd: repoRoot,
@@ -534,9 +547,14 @@ function restartedRunner(databaseUrl: string, upstreamUrl: string, upstreamCpuSe
     // The child's start-up does not ask the upstream, so what the upstream spent meanwhile served its run.
     const upstreamCpu = (await upstreamCpuSeconds()) - upstreamBefore;
     if (code !== 0) throw new Error(`the restarted process exited ${code}:\n${output}`);
-    const { seconds, cpuSeconds, result } = JSON.parse(output.trim().split('\n').at(-1)!) as { seconds: number; cpuSeconds: number; result: unknown };
+    const { seconds, cpuSeconds, result, profile } = JSON.parse(output.trim().split('\n').at(-1)!) as {
+      seconds: number;
+      cpuSeconds: number;
+      result: unknown;
+      profile?: ProfileSummary;
+    };
     const shares = { shareOfFirst: seconds / first.seconds, cpuShareOfFirst: cpuSeconds / first.cpuSeconds };
-    return { seconds, cpuSeconds, upstreamCpuSeconds: upstreamCpu, ...shares, result };
+    return { seconds, cpuSeconds, upstreamCpuSeconds: upstreamCpu, ...shares, result, ...(profile ? { profile } : {}) };
   };
   return {
     sync: async (): Promise<RestartedSyncRun> => {
@@ -548,6 +566,9 @@ function restartedRunner(databaseUrl: string, upstreamUrl: string, upstreamCpuSe
       const { result: _bytes, ...timed } = await run({ RESTART_ADDRESSES: addresses });
       return timed;
     },
+    /** A first run under the CPU profiler (slowed by it, so no figure): where its time goes. */
+    profiledSync: async (file: string): Promise<ProfileSummary> => (await run({ RESTART_PROFILE: file })).profile!,
+    profiledLoop: async (file: string): Promise<ProfileSummary> => (await run({ RESTART_ADDRESSES: addresses, RESTART_PROFILE: file })).profile!,
   };
 }
 
@@ -702,11 +723,13 @@ if (one !== undefined) {
     reports.push(report);
     process.stdout.write(`${describe(report)}\n`);
     if (report.profiles) {
-      const { resync, loop, resyncAfterIdle, loopAfterIdle } = report.profiles;
+      const { resync, loop, resyncAfterIdle, loopAfterIdle, restartedSync, restartedLoop } = report.profiles;
       process.stdout.write(`${formatProfile(`the sync process in an unchanged re-sync at scale ${scale}, warm`, resync)}\n`);
       process.stdout.write(`${formatProfile(`the same process fetching and hashing the same answers, warm`, loop)}\n`);
       process.stdout.write(`${formatProfile(`the sync process in an unchanged re-sync at scale ${scale}, after idling`, resyncAfterIdle)}\n`);
       process.stdout.write(`${formatProfile(`the same process fetching and hashing the same answers, after idling`, loopAfterIdle)}\n`);
+      process.stdout.write(`${formatProfile(`the first run of a sync process started afresh at scale ${scale}`, restartedSync)}\n`);
+      process.stdout.write(`${formatProfile(`the first pass of the fetching and hashing loop in a process started afresh`, restartedLoop)}\n`);
     }
   }
   process.stdout.write(

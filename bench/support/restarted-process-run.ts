@@ -7,14 +7,16 @@
  * (which here also compiles TypeScript).
  *
  * Run as a child with the sync's Node options: RESTART_DATABASE_URL (the bench's database), RESTART_UPSTREAM_URL,
- * RESTART_TIME_ZONE, and optionally RESTART_ADDRESSES (a JSON file listing the addresses to fetch and hash).
- * Prints one JSON line: the run's wall and CPU seconds and, for the sync, its result.
+ * RESTART_TIME_ZONE, and optionally RESTART_ADDRESSES (a JSON file listing the addresses to fetch and hash) and
+ * RESTART_PROFILE (where to write a CPU profile of the run, which the profiler slows: such a run is no figure).
+ * Prints one JSON line: the run's wall and CPU seconds, for the sync its result, and the profile's summary.
  */
 import { readFile } from 'node:fs/promises';
 import { createKnex } from '@timetable/db';
 import { createLogger } from '@timetable/observability';
 import { createSyncService, SYNC_SCHEMA, UPSTREAM_CONCURRENCY } from '@timetable/sync';
 import { bareFetch } from './bare-fetch.js';
+import { profileWhile } from './cpu-profile.js';
 import { PublishOnlyBus } from './publish-only-bus.js';
 
 const setting = (name: string): string => {
@@ -23,6 +25,7 @@ const setting = (name: string): string => {
   return value;
 };
 const addressesFile = process.env.RESTART_ADDRESSES;
+const profileFile = process.env.RESTART_PROFILE;
 const timeZone = setting('RESTART_TIME_ZONE');
 const knex = createKnex({ connectionString: setting('RESTART_DATABASE_URL'), schema: SYNC_SCHEMA, poolMax: 5 });
 try {
@@ -39,12 +42,16 @@ try {
   const work = addresses === undefined
     ? () => sync.runOnce()
     : async () => ({ bytes: await bareFetch(addresses, UPSTREAM_CONCURRENCY, { timeZone }) });
-  const cpu = process.cpuUsage();
-  const started = performance.now();
-  const result = await work();
-  const seconds = (performance.now() - started) / 1000;
-  const used = process.cpuUsage(cpu);
-  process.stdout.write(`${JSON.stringify({ seconds, cpuSeconds: (used.user + used.system) / 1e6, result })}\n`);
+  const timed = async () => {
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    const result = await work();
+    const seconds = (performance.now() - started) / 1000;
+    const used = process.cpuUsage(cpu);
+    return { seconds, cpuSeconds: (used.user + used.system) / 1e6, result };
+  };
+  const outcome = profileFile === undefined ? await timed() : await profileWhile(profileFile, timed).then(({ result, summary }) => ({ ...result, profile: summary }));
+  process.stdout.write(`${JSON.stringify(outcome)}\n`);
 } finally {
   await knex.destroy();
 }

@@ -123,7 +123,11 @@ describe('the benches (smoke runs)', () => {
       expect(done.stdout).toContain(`profile of the sync process in an unchanged re-sync at scale 1, ${when}`);
       expect(done.stdout).toContain(`profile of the same process fetching and hashing the same answers, ${when}`);
     }
-    for (const file of ['sync-unchanged-resync', 'bare-fetch-and-hash', 'sync-unchanged-resync-after-idle', 'bare-fetch-and-hash-after-idle']) {
+    // And the first run of each in a process started afresh.
+    expect(done.stdout).toContain('profile of the first run of a sync process started afresh at scale 1');
+    expect(done.stdout).toContain('profile of the first pass of the fetching and hashing loop in a process started afresh');
+    const files = ['sync-unchanged-resync', 'bare-fetch-and-hash', 'sync-unchanged-resync-after-idle', 'bare-fetch-and-hash-after-idle'];
+    for (const file of [...files, 'sync-restarted-run', 'bare-fetch-and-hash-restarted']) {
       expect((await done.result<{ nodes: unknown[] }>(`${file}-scale-1.cpuprofile`)).nodes.length).toBeGreaterThan(0);
     }
     const result = await done.result<SyncReport & { commit: string | null }>('sync-scale.json');
