@@ -3,8 +3,8 @@
  * when the stored snapshot is current (an unchanged re-sync in a process whose code has run nothing yet; the
  * scheduler runs once at start), or, with RESTART_ADDRESSES, what the first pass of the fetching and hashing
  * loop costs in such a process: the least any client started afresh can do to read the same answers. Both
- * processes load the same modules before the clock starts, so only the run itself is timed, not the start-up
- * (which here also compiles TypeScript).
+ * processes load the same modules and migrate the store, as the service starts, before the clock starts, so
+ * only the run itself is timed, not the start-up (which here also compiles TypeScript).
  *
  * Run as a child with the sync's Node options: RESTART_DATABASE_URL (the bench's database), RESTART_UPSTREAM_URL,
  * RESTART_TIME_ZONE, and optionally RESTART_ADDRESSES (a JSON file listing the addresses to fetch and hash) and
@@ -12,9 +12,9 @@
  * Prints one JSON line: the run's wall and CPU seconds, for the sync its result, and the profile's summary.
  */
 import { readFile } from 'node:fs/promises';
-import { createKnex } from '@timetable/db';
+import { createKnex, migrateToLatest } from '@timetable/db';
 import { createLogger } from '@timetable/observability';
-import { createSyncService, SYNC_SCHEMA, UPSTREAM_CONCURRENCY } from '@timetable/sync';
+import { createSyncService, SYNC_SCHEMA, syncMigrations, UPSTREAM_CONCURRENCY } from '@timetable/sync';
 import { bareFetch } from './bare-fetch.js';
 import { profileWhile } from './cpu-profile.js';
 import { PublishOnlyBus } from './publish-only-bus.js';
@@ -29,6 +29,9 @@ const profileFile = process.env.RESTART_PROFILE;
 const timeZone = setting('RESTART_TIME_ZONE');
 const knex = createKnex({ connectionString: setting('RESTART_DATABASE_URL'), schema: SYNC_SCHEMA, poolMax: 5 });
 try {
+  // As the service's start does before its first run (its store is migrated on the pool the run then uses),
+  // so the first run does not pay for opening the database's first connection.
+  await migrateToLatest(knex, SYNC_SCHEMA, syncMigrations);
   const sync = await createSyncService({
     knex,
     bus: new PublishOnlyBus(),
