@@ -160,8 +160,8 @@ export class SyncRunner {
       if (building !== undefined) await staged.clear();
       // The first read would have ended the run had the stored list rows named every list read: they did not
       // (written by a version that lost rows), so they are put right with the run.
-      const repair = listRowChanges(upstream.bodies, stored, 'succeeded');
-      const listRows = repair.lists.size > 0 || stored.lists.size !== repair.listsRead!.size ? repair : undefined;
+      const { lists, listsRead } = listRowChanges(upstream.bodies, stored, 'succeeded');
+      const listRows = lists.size > 0 || stored.lists.size !== listsRead?.size ? { lists, listsRead } : undefined;
       return this.commitUnchanged(id, startedAt, now(), upstream.planningUnit.id, lastCommitted, { feedsParsed, feedsUnchanged: upstream.unchangedFeeds.size }, listRows);
     }
     const { builder: next, previous, feedRecords: storedFeeds } = await builder();

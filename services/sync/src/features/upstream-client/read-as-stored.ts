@@ -45,6 +45,13 @@ export interface AsStoredRead {
   feedsUnchanged: number;
 }
 
+/** One request of the first read: the hash its stored answer has, and how to ask for it. */
+interface Ask {
+  request: string;
+  stored: string;
+  answer: () => Promise<HashedAnswer>;
+}
+
 const PLANNING_UNITS = 'json?m=getpus';
 /** The lists that name the other lists' requests: those of each program, and of each location. */
 const LISTS_NAMING_LISTS = new Set(['getogs', 'getlocs']);
@@ -61,33 +68,31 @@ export async function readAsStored(client: StarplanClient, last: LastRead, optio
   const bodies: SeenBodies = new Map(seen);
   const ahead = new ReadAhead();
   let differs = seen.get(PLANNING_UNITS) !== last.lists.get(PLANNING_UNITS) || planningUnit.id !== last.planningUnitId;
-  const ask = (requests: readonly string[], answerOf: (request: string) => Promise<HashedAnswer>, stored: (request: string) => string | undefined) =>
-    mapConcurrently(requests, concurrency, async (request) => {
+  /** Asks for each request of one step; a step whose predecessor found a difference asks for nothing. */
+  const ask = (step: readonly Ask[]) =>
+    mapConcurrently(step, concurrency, async ({ request, stored, answer }) => {
       if (differs) return;
       try {
-        const { bodyHash, validators, earlier } = await answerOf(request);
+        const { bodyHash, validators, earlier } = await answer();
         bodies.set(request, bodyHash);
         ahead.set(request, earlier ? { kind: 'unchecked', earlier } : { kind: 'known', bodyHash, validators });
-        if (bodyHash !== stored(request)) differs = true;
+        if (bodyHash !== stored) differs = true;
       } catch (error) {
         ahead.set(request, { kind: 'failed', error: error instanceof UpstreamError ? error : new UpstreamError((error as Error).message) });
         differs = true;
       }
     });
-  const lists = [...last.lists.keys()].filter((request) => request !== PLANNING_UNITS);
-  const namingLists = lists.filter((request) => LISTS_NAMING_LISTS.has(methodOf(request)));
-  const otherLists = lists.filter((request) => !LISTS_NAMING_LISTS.has(methodOf(request)));
-  const listAnswer = (request: string) => client.listAnswer(request);
-  const storedList = (request: string) => last.lists.get(request);
-  await ask(namingLists, listAnswer, storedList);
-  await ask(otherLists, listAnswer, storedList);
-  const feeds = new Map([...last.feeds].map(([pgid, known]) => [groupCalendarRequest(planningUnit.id, pgid), { pgid, known }]));
+  const lists = [...last.lists].filter(([request]) => request !== PLANNING_UNITS).map(([request, stored]) => ({ request, stored, answer: () => client.listAnswer(request) }));
+  await ask(lists.filter(({ request }) => LISTS_NAMING_LISTS.has(methodOf(request))));
+  await ask(lists.filter(({ request }) => !LISTS_NAMING_LISTS.has(methodOf(request))));
   await ask(
-    [...feeds.keys()],
-    (request) => client.groupCalendarAnswer(planningUnit.id, feeds.get(request)!.pgid, feeds.get(request)!.known),
-    (request) => feeds.get(request)!.known.bodyHash,
+    [...last.feeds].map(([pgid, known]) => ({
+      request: groupCalendarRequest(planningUnit.id, pgid),
+      stored: known.bodyHash,
+      answer: () => client.groupCalendarAnswer(planningUnit.id, pgid, known),
+    })),
   );
-  return { everyAnswerAsStored: !differs, planningUnit, planningUnitsRead: { units, seen }, bodies, ahead, feedsUnchanged: differs ? 0 : feeds.size };
+  return { everyAnswerAsStored: !differs, planningUnit, planningUnitsRead: { units, seen }, bodies, ahead, feedsUnchanged: differs ? 0 : last.feeds.size };
 }
 
 function methodOf(request: string): string {
