@@ -1,6 +1,7 @@
 /** The simulator: a generated university behind the StarPlan contract, plus churn and failure injection. */
 import { randomBytes } from 'node:crypto';
-import express, { type Express } from 'express';
+import type { RequestListener } from 'node:http';
+import express from 'express';
 import { addGroup } from './churn/add-group.js';
 import * as operations from './churn/operations.js';
 import { randomChurn, type ChurnRecord } from './churn/random-churn.js';
@@ -8,7 +9,7 @@ import { berlinDayOf, formatDay, parseDay } from './generate/day-number.js';
 import { generateUniversity } from './generate/generate-university.js';
 import { applyChange, type Change } from './http/admin-changes.js';
 import { createAdminRouter } from './http/admin-router.js';
-import { createStarplanRouter } from './http/starplan-router.js';
+import { createStarplanHandler } from './http/starplan-handler.js';
 import { Misbehaviours, type Misbehaviour } from './misbehave.js';
 import { expectedOccurrences } from './model/describe-occurrence.js';
 import type { ExpectedOccurrence, Lecture, Lecturer, Occurrence, PlanningGroup, Room } from './model/types.js';
@@ -40,7 +41,8 @@ export interface ResolvedSimulatorOptions {
 }
 
 export interface Simulator {
-  readonly app: Express;
+  /** The server's request listener: StarPlan's resources, and the admin routes under `<base>/__admin`. */
+  readonly handle: RequestListener;
   readonly options: ResolvedSimulatorOptions;
   /**
    * The current model; replaced by `reset()`. Answers are kept until the model changes, so whoever changes it
@@ -91,8 +93,11 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     }
   };
 
+  const admin = express();
   const simulator: Simulator = {
-    app: express(),
+    handle: (req, res) => {
+      if (!starplan(req, res)) admin(req, res);
+    },
     options: resolved,
     get model() {
       return model;
@@ -119,13 +124,16 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     modelChanged: () => changing(() => undefined),
   };
 
-  simulator.app.disable('x-powered-by');
-  simulator.app.set('etag', false);
-  simulator.app.use(`${resolved.basePath}/__admin`, createAdminRouter(simulator));
-  simulator.app.use(
-    resolved.basePath,
-    createStarplanRouter({ model: () => model, misbehaviours, version: () => `${instance}-${version}`, validators: resolved.validators }),
-  );
+  const starplan = createStarplanHandler({
+    basePath: resolved.basePath,
+    model: () => model,
+    misbehaviours,
+    version: () => `${instance}-${version}`,
+    validators: resolved.validators,
+  });
+  admin.disable('x-powered-by');
+  admin.set('etag', false);
+  admin.use(`${resolved.basePath}/__admin`, createAdminRouter(simulator));
   return simulator;
 }
 

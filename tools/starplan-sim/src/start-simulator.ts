@@ -1,5 +1,5 @@
 /** Runs a simulator on 127.0.0.1 (port 0 = ephemeral) for tests, benchmarks and the embedded demo. */
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createSimulator, type Simulator, type SimulatorOptions } from './simulator.js';
 
@@ -31,7 +31,12 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
 
 function listen(simulator: Simulator, port: number, host: string): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = simulator.app.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(server)));
+    const server = createServer(simulator.handle);
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server);
+    });
   });
 }
 

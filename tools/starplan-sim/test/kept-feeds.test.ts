@@ -126,7 +126,7 @@ describe('a rendered feed filled for an export', () => {
   it('puts the UID prefix and the stamp at their places, after text of any UTF-8 length', () => {
     const template = renderGroupCalendar('Grüße', [entry(1, 'Übung – Straße'), entry(2, 'ß'.repeat(80)), entry(3, 'plain')]);
     const feed = fillGroupCalendar(template, new Date('2024-03-20T10:11:12.345Z'));
-    expect(feed.length).toBe(template.length);
+    expect(feed.length).toBe(template.bytes.length);
     const lines = feed.toString('utf8').split('\r\n');
     const uids = lines.filter((line) => line.startsWith('UID:'));
     expect(uids).toHaveLength(3);

@@ -1,6 +1,6 @@
 /** Writes an answer, honouring a misbehaviour's delay, 500, truncation and garbage. */
+import type { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Response } from 'express';
 import type { Misbehaviour } from '../misbehave.js';
 
 export interface Body {
@@ -14,14 +14,27 @@ const SERVER_ERROR_PAGE = Buffer.from(
 );
 
 /** The body is built after the delay, so a slow answer shows the state at the time it is sent. */
-export async function sendBody(res: Response, behaviour: Misbehaviour | undefined, build: () => Body): Promise<void> {
+export async function sendBody(res: ServerResponse, behaviour: Misbehaviour | undefined, build: () => Body): Promise<void> {
   if (behaviour?.delayMs) await sleep(behaviour.delayMs);
   if (behaviour?.failure === 'http500') {
-    res.status(500).set('Content-Type', 'text/html; charset=ISO-8859-1').send(SERVER_ERROR_PAGE);
+    sendServerError(res);
     return;
   }
   const body = build();
-  res.status(200).set('Content-Type', body.contentType).send(misbehavedBytes(body.bytes, behaviour));
+  send(res, 200, body.contentType, misbehavedBytes(body.bytes, behaviour));
+}
+
+/** The error page of a servlet container, as StarPlan's server sends it; nothing when the answer has begun. */
+export function sendServerError(res: ServerResponse): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  send(res, 500, 'text/html; charset=ISO-8859-1', SERVER_ERROR_PAGE);
+}
+
+function send(res: ServerResponse, status: number, contentType: string, bytes: Buffer): void {
+  res.writeHead(status, { 'Content-Type': contentType, 'Content-Length': bytes.length }).end(bytes);
 }
 
 function misbehavedBytes(bytes: Buffer, behaviour: Misbehaviour | undefined): Buffer {

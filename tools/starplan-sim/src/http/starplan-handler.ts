@@ -1,5 +1,12 @@
-/** The upstream contract: `json?m=...` and `ical?...`, errors as HTTP 200 bodies. */
-import { Router } from 'express';
+/**
+ * The upstream contract: `json?m=...` and `ical?...`, errors as HTTP 200 bodies. A plain Node handler in
+ * front of the express app rather than an express router: the simulator stands in for a server on another
+ * machine, but shares the benchmark's cores with the client it serves, and express's routing cost several
+ * times what sending a kept feed costs (bench/README.md, "Sync at scale"). Every other request (the admin
+ * routes, anything unknown) goes on to the express app.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseQuery } from 'node:querystring';
 import { fillGroupCalendar, ICAL_CONTENT_TYPE, renderGroupCalendar, type CalendarTemplate } from '../encode/group-calendar.js';
 import { encodeLatin1Json, errorPayload, JSON_CONTENT_TYPE, wrapItems } from '../encode/starplan-json.js';
 import type { Misbehaviour, Misbehaviours } from '../misbehave.js';
@@ -7,10 +14,12 @@ import type { UniversityModel } from '../model/university-model.js';
 import { answerIcalQuery, type IcalAnswer } from './ical-query.js';
 import { answerJsonQuery, type QueryAnswer } from './json-queries.js';
 import { KeptAnswers } from './kept-answers.js';
-import { stringParam } from './query-params.js';
-import { sendBody, type Body } from './send-body.js';
+import { stringParam, type Query } from './query-params.js';
+import { sendBody, sendServerError, type Body } from './send-body.js';
 
-export interface StarplanRouterDeps {
+export interface StarplanHandlerDeps {
+  /** Where `json` and `ical` hang, e.g. `/splan`. */
+  basePath: string;
   model: () => UniversityModel;
   misbehaviours: Misbehaviours;
   now?: () => Date;
@@ -19,6 +28,9 @@ export interface StarplanRouterDeps {
   /** Group feeds carry a weak ETag of the version and answer 304 to it (see SimulatorOptions.validators). */
   validators?: boolean;
 }
+
+/** Answers the request and returns true when it is one of StarPlan's; returns false, untouched, otherwise. */
+export type StarplanHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 /** A feed's answer as kept: an error body, or the feed's template that each export fills with UIDs and a stamp of its own. */
 type KeptFeed = { body: Body } | { template: CalendarTemplate };
@@ -31,45 +43,59 @@ type KeptFeed = { body: Body } | { template: CalendarTemplate };
 const KEPT_LISTS_LIMIT = 64 * 2 ** 20;
 const KEPT_FEEDS_LIMIT = 512 * 2 ** 20;
 
-export function createStarplanRouter(deps: StarplanRouterDeps): Router {
-  const router = Router();
+export function createStarplanHandler(deps: StarplanHandlerDeps): StarplanHandler {
   const now = deps.now ?? (() => new Date());
+  // Paths compare as express compared them: without case, a trailing slash allowed.
+  const base = deps.basePath.toLowerCase();
   // Rendering is most of what an answer costs; an unchanged model is answered from what was kept. A
   // misbehaving answer is built anew and never kept: it is not what the model says.
   const keptLists = new KeptAnswers<Body>(KEPT_LISTS_LIMIT, (body) => body.bytes.length);
-  const keptFeeds = new KeptAnswers<KeptFeed>(KEPT_FEEDS_LIMIT, (feed) => ('body' in feed ? feed.body.bytes.length : feed.template.length));
+  const keptFeeds = new KeptAnswers<KeptFeed>(KEPT_FEEDS_LIMIT, (feed) => ('body' in feed ? feed.body.bytes.length : feed.template.bytes.length));
 
-  router.get('/json', async (req, res) => {
-    const method = stringParam(req.query, 'm') ?? '';
+  const json = (res: ServerResponse, url: string, query: Query): Promise<void> => {
+    const method = stringParam(query, 'm') ?? '';
     const behaviour = deps.misbehaviours.take(method);
-    const build = () => jsonBody(misbehavedJson(answerJsonQuery(deps.model(), method, req.query), behaviour));
-    await sendBody(res, behaviour, () => (behaviour ? build() : keptLists.get(deps.version(), req.url, build)));
-  });
+    const build = () => jsonBody(misbehavedJson(answerJsonQuery(deps.model(), method, query), behaviour));
+    return sendBody(res, behaviour, () => (behaviour ? build() : keptLists.get(deps.version(), url, build)));
+  };
 
-  router.get('/ical', async (req, res) => {
+  const ical = (req: IncomingMessage, res: ServerResponse, url: string, query: Query): Promise<void> => {
     const behaviour = deps.misbehaviours.take('ical');
     if (deps.validators && !behaviour) {
       // An answer, a feed or an error, depends only on the model and the query, so the model's version
       // validates every one. Weak: the same model gives the same events, though DTSTAMP differs each time.
       const etag = `W/"${deps.version()}"`;
-      res.set('ETag', etag);
+      res.setHeader('ETag', etag);
       if (namesCurrent(req.headers['if-none-match'], etag)) {
-        res.status(304).end();
-        return;
+        res.writeHead(304).end();
+        return Promise.resolve();
       }
     }
     const build = (): KeptFeed => {
-      const answer = misbehavedIcal(answerIcalQuery(deps.model(), req.query), behaviour);
+      const answer = misbehavedIcal(answerIcalQuery(deps.model(), query), behaviour);
       if ('error' in answer) return { body: jsonBody(answer) };
       return { template: renderGroupCalendar(answer.groupShortname, answer.entries) };
     };
-    await sendBody(res, behaviour, () => {
-      const feed = behaviour ? build() : keptFeeds.get(deps.version(), req.url, build);
+    return sendBody(res, behaviour, () => {
+      const feed = behaviour ? build() : keptFeeds.get(deps.version(), url, build);
       return 'body' in feed ? feed.body : { contentType: ICAL_CONTENT_TYPE, bytes: fillGroupCalendar(feed.template, now()) };
     });
-  });
+  };
 
-  return router;
+  return (req, res) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    const url = req.url ?? '/';
+    const queryAt = url.indexOf('?');
+    const path = (queryAt < 0 ? url : url.slice(0, queryAt)).toLowerCase().replace(/\/$/, '');
+    const query = parseQuery(queryAt < 0 ? '' : url.slice(queryAt + 1));
+    let answered: Promise<void>;
+    if (path === `${base}/json`) answered = json(res, url, query);
+    else if (path === `${base}/ical`) answered = ical(req, res, url, query);
+    else return false;
+    // An answer that fails to build is a server error, as express would have sent it, never a crash.
+    answered.catch(() => sendServerError(res));
+    return true;
+  };
 }
 
 /** If-None-Match: a list of tags or `*`, compared weakly (RFC 9110 section 13.1.2). */
