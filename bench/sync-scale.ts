@@ -104,6 +104,12 @@ const BUSY_UPSTREAM = process.env.BENCH_BUSY_UPSTREAM === '1';
  * warm the upstream for the other.
  */
 const LOOP_RIGHT_AFTER = process.env.BENCH_LOOP_RIGHT_AFTER === '1';
+/**
+ * BENCH_RESTART_ROUNDS (default 1): rounds of sync, loop, loop, sync in processes started afresh. Two first runs
+ * of the same code differ by up to a half, more than warm runs do, so several rounds give medians to compare.
+ */
+const RESTART_ROUNDS = Number(process.env.BENCH_RESTART_ROUNDS ?? 1);
+if (!(Number.isInteger(RESTART_ROUNDS) && RESTART_ROUNDS >= 1)) throw new Error(`BENCH_RESTART_ROUNDS must be a positive integer, got ${process.env.BENCH_RESTART_ROUNDS}`);
 if (UPSTREAM_REPLAY && UPSTREAM_VALIDATORS) throw new Error('BENCH_UPSTREAM_REPLAY and BENCH_UPSTREAM_VALIDATORS do not go together');
 // The busy passes would count among the replayed answers of the unchanged phase.
 if (UPSTREAM_REPLAY && BUSY_UPSTREAM) throw new Error('BENCH_UPSTREAM_REPLAY and BENCH_BUSY_UPSTREAM do not go together');
@@ -183,9 +189,10 @@ interface ScaleReport {
   idleSeconds: number;
   /**
    * The first run of a sync process started for it, right after the steps above: an unchanged re-sync whose
-   * code runs for the first time, as a restarted sync's first run (support/restarted-process-run.ts). Two,
-   * around two first passes of the fetching and hashing loop in processes started for them (sync, loop, loop,
-   * sync): whether what a first run costs is the sync's own, or what any client started afresh pays.
+   * code runs for the first time, as a restarted sync's first run (support/restarted-process-run.ts). Two a
+   * round (`BENCH_RESTART_ROUNDS`, 1 by default), around two first passes of the fetching and hashing loop in
+   * processes started for them (sync, loop, loop, sync): whether what a first run costs is the sync's own, or
+   * what any client started afresh pays.
    */
   restartedProcessResyncs: RestartedSyncRun[];
   restartedProcessLoops: RestartedRun[];
@@ -411,9 +418,13 @@ async function benchOneScale(scale: number): Promise<void> {
     const loopIdled2 = await idled(fetchAndHash);
     const resyncIdled2 = await idled(resync);
     const restart = restartedRunner(url.toString(), simulatorUrl, upstreamCpuSeconds, first.step, await addressesFile(addresses));
-    const restartedResync1 = await restart.sync();
-    const restartedLoops = [await restart.loop(), await restart.loop()];
-    const restartedResyncs = [restartedResync1, await restart.sync()];
+    const restartedResyncs: RestartedSyncRun[] = [];
+    const restartedLoops: RestartedRun[] = [];
+    for (let round = 0; round < RESTART_ROUNDS; round += 1) {
+      restartedResyncs.push(await restart.sync());
+      restartedLoops.push(await restart.loop(), await restart.loop());
+      restartedResyncs.push(await restart.sync());
+    }
     const profileIdled = async (name: string, work: () => Promise<unknown>) => {
       await pause();
       return profile(name, work);
@@ -617,8 +628,10 @@ function restartedLine(run: RestartedRun | RestartedSyncRun): string {
 }
 
 /** The medians of a list of steps, each with its shares of the first sync. */
-function medians(steps: readonly (Step & Shares)[]): Timed & Shares & { upstreamCpuSeconds: number } {
-  const of = (pick: (step: Step & Shares) => number) => median(steps.map(pick));
+type SharedStep = Timed & Shares & { upstreamCpuSeconds: number };
+
+function medians(steps: readonly SharedStep[]): SharedStep {
+  const of = (pick: (step: SharedStep) => number) => median(steps.map(pick));
   return {
     seconds: of((step) => step.seconds),
     cpuSeconds: of((step) => step.cpuSeconds),
@@ -628,8 +641,9 @@ function medians(steps: readonly (Step & Shares)[]): Timed & Shares & { upstream
   };
 }
 
-function warmRoundLines(rounds: ScaleReport['warmRounds']): string[] {
-  const line = (name: string, steps: readonly (Step & Shares)[]) => {
+/** Steps taken in rounds of A, B, B, A: the medians of each, and how they compare. */
+function roundLines(title: string, names: [string, string], runs: [readonly SharedStep[], readonly SharedStep[]], against: (a: SharedStep, b: SharedStep) => string): string[] {
+  const line = (name: string, steps: readonly SharedStep[]) => {
     const middle = medians(steps);
     const range = (values: number[]) => `${(Math.min(...values) * 100).toFixed(1)} to ${(Math.max(...values) * 100).toFixed(1)} %`;
     return (
@@ -637,11 +651,32 @@ function warmRoundLines(rounds: ScaleReport['warmRounds']): string[] {
       `${middle.upstreamCpuSeconds.toFixed(2)} s) = ${(middle.shareOfFirst * 100).toFixed(1)} % of the first (${range(steps.map((step) => step.shareOfFirst))})`
     );
   };
-  return [
+  return [title, line(names[0], runs[0]), line(names[1], runs[1]), against(medians(runs[0]), medians(runs[1]))];
+}
+
+function warmRoundLines(rounds: ScaleReport['warmRounds']): string[] {
+  return roundLines(
     `  warm, in ${rounds.resyncs.length / 2} rounds of re-sync, loop, loop, re-sync:`,
-    line('unchanged re-sync', rounds.resyncs),
-    line('fetching and hashing', rounds.loops),
-    against(medians(rounds.resyncs), medians(rounds.loops), 'the median re-sync', 'the median loop\'s'),
+    ['unchanged re-sync', 'fetching and hashing'],
+    [rounds.resyncs, rounds.loops],
+    (resync, loop) => against(resync, loop, 'the median re-sync', 'the median loop\'s'),
+  );
+}
+
+/** One round is told run by run; several by their medians. */
+function restartedLines(resyncs: readonly RestartedSyncRun[], loops: readonly RestartedRun[]): string[] {
+  if (resyncs.length > 2) {
+    return roundLines(
+      `  in processes started afresh, in ${resyncs.length / 2} rounds of sync, loop, loop, sync:`,
+      ['the first run of a sync process started afresh', 'the first pass of the fetching and hashing loop in a process started afresh'],
+      [resyncs, loops],
+      (resync, loop) => against(resync, loop, 'the median restarted sync run', 'the median restarted loop\'s'),
+    );
+  }
+  return [
+    `  in processes started afresh, in the order sync, loop, loop, sync:`,
+    ...[resyncs[0]!, ...loops, resyncs[1]!].flatMap((run) => [restartedLine(run), share(run)]),
+    against(total(resyncs), total(loops), 'the two restarted sync runs', 'the two restarted loops\''),
   ];
 }
 
@@ -682,9 +717,7 @@ function describe(report: ScaleReport): string {
     ...afterIdle.flatMap(([name, step]) => ['resync' in step ? run(name, step.resync) : bare(name, step.loop), share('resync' in step ? step.resync : step.loop)]),
     against(total(report.unchangedResyncsAfterIdle), total(report.bareFetchAndHashAfterIdle), 'the two re-syncs after idling', 'the two loops\''),
     ...warmRoundLines(report.warmRounds),
-    `  in processes started afresh, in the order sync, loop, loop, sync:`,
-    ...[report.restartedProcessResyncs[0]!, ...report.restartedProcessLoops, report.restartedProcessResyncs[1]!].flatMap((run) => [restartedLine(run), share(run)]),
-    against(total(report.restartedProcessResyncs), total(report.restartedProcessLoops), 'the two restarted sync runs', 'the two restarted loops\''),
+    ...restartedLines(report.restartedProcessResyncs, report.restartedProcessLoops),
     `  churn: ${report.churn.operations} simulator changes, ${report.churn.eventsChanged} event changes (${(report.churn.shareOfEvents * 100).toFixed(1)} % of the events)`,
     `${run('churn re-sync', report.churnResync)}`,
     `    = ${(report.churnResync.shareOfFirst * 100).toFixed(1)} % of the first`,
@@ -745,6 +778,7 @@ if (one !== undefined) {
     upstreamReplay: UPSTREAM_REPLAY,
     busyUpstream: BUSY_UPSTREAM,
     loopRightAfter: LOOP_RIGHT_AFTER,
+    restartRounds: RESTART_ROUNDS,
     // The code measured: HEAD, and whether the working tree differed from it, when the run started.
     ...measuredCode,
     // What the sync process ran with, so a run with options of its own is told from one as deployed.

@@ -191,8 +191,8 @@ describe('the benches (smoke runs)', () => {
     expect(scale!.loopRightAfterFirstSync!.shareOfFirst).toBeCloseTo(scale!.loopRightAfterFirstSync!.seconds / scale!.firstSync.seconds, 6);
   }, 240_000);
 
-  it('BENCH_BUSY_UPSTREAM=1 npm run bench:sync: the upstream kept busy while the sync process idles', async () => {
-    const done = await bench('bench:sync', { BENCH_SCALES: '1', BENCH_BUSY_UPSTREAM: '1', BENCH_IDLE_SECONDS: '2', BENCH_WARM_ROUNDS: '1' });
+  it('BENCH_BUSY_UPSTREAM=1 BENCH_RESTART_ROUNDS=2 npm run bench:sync: the upstream kept busy while the sync process idles, and rounds of restarts', async () => {
+    const done = await bench('bench:sync', { BENCH_SCALES: '1', BENCH_BUSY_UPSTREAM: '1', BENCH_IDLE_SECONDS: '2', BENCH_WARM_ROUNDS: '1', BENCH_RESTART_ROUNDS: '2' });
     expect(done.stdout).toContain('upstream: kept busy by a process of its own during every pause');
     const result = await done.result<SyncReport & { busyUpstream: boolean; scales: { busyUpstreamPasses: number[] }[] }>('sync-scale.json');
     expect(result.busyUpstream).toBe(true);
@@ -202,6 +202,13 @@ describe('the benches (smoke runs)', () => {
     for (const passes of scale!.busyUpstreamPasses) expect(passes).toBeGreaterThanOrEqual(1);
     for (const resync of scale!.unchangedResyncsAfterIdle) expect(resync.upstreamUnchanged).toBe(true);
     for (const loop of scale!.bareFetchAndHashAfterIdle) expect(loop.megabytes).toBe(scale!.bareFetch.megabytes);
+    // Two rounds of sync, loop, loop, sync in processes started afresh, told by their medians.
+    expect(done.stdout).toContain('in processes started afresh, in 2 rounds of sync, loop, loop, sync');
+    expect(done.stdout).toMatch(/the first run of a sync process started afresh, median of 4: [\d.]+ s/);
+    expect(done.stdout).toMatch(/the median restarted sync run took [\d.]+ times the median restarted loop's time/);
+    expect(scale!.restartedProcessResyncs).toHaveLength(4);
+    for (const restarted of scale!.restartedProcessResyncs) expect(restarted.upstreamUnchanged).toBe(true);
+    expect(scale!.restartedProcessLoops).toHaveLength(4);
   }, 240_000);
 
   it('BENCH_UPSTREAM_REPLAY=1 npm run bench:sync: unchanged re-syncs against recorded answers, the churn re-sync against the simulator', async () => {
