@@ -66,7 +66,9 @@ export async function buildServices(context: EmbeddedContext): Promise<EmbeddedS
 
 async function buildSync(context: EmbeddedContext): Promise<SyncService> {
   const { config } = context;
-  const simulator = config.UPSTREAM_BASE_URL ? undefined : await startSimulator({ port: 0 });
+  const simulator = config.UPSTREAM_BASE_URL
+    ? undefined
+    : await startSimulator({ port: 0, onError: (error) => context.logger.error({ err: error }, 'the built-in StarPlan simulator could not build an answer') });
   const sync = await createSyncService({
     knex: await context.openStore(SYNC_SCHEMA, syncMigrations),
     bus: context.bus,

@@ -5,7 +5,7 @@ import { startSimulator } from './start-simulator.js';
 
 const config = loadConfig();
 const logger = createLogger({ name: 'starplan-sim', level: config.logLevel });
-const running = await startSimulator(config);
+const running = await startSimulator({ ...config, onError: (error) => logger.error({ err: error }, 'an answer could not be built') });
 logger.info(
   { url: running.url, seed: config.seed, scale: config.scale, today: running.simulator.options.today },
   `StarPlan simulator listening on ${running.url}`,

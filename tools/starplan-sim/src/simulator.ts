@@ -29,6 +29,11 @@ export interface SimulatorOptions {
    * call `modelChanged()`.
    */
   validators?: boolean;
+  /**
+   * Told of an answer that could not be built (it is answered with a 500); by default its stack goes to
+   * stderr, as the express app wrote it before.
+   */
+  onError?: (error: unknown) => void;
 }
 
 export interface ResolvedSimulatorOptions {
@@ -130,11 +135,16 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     misbehaviours,
     version: () => `${instance}-${version}`,
     validators: resolved.validators,
+    onError: options.onError ?? writeToStderr,
   });
   admin.disable('x-powered-by');
   admin.set('etag', false);
   admin.use(`${resolved.basePath}/__admin`, createAdminRouter(simulator));
   return simulator;
+}
+
+function writeToStderr(error: unknown): void {
+  process.stderr.write(`starplan-sim: an answer could not be built: ${error instanceof Error ? error.stack : String(error)}\n`);
 }
 
 function resolveOptions(options: SimulatorOptions): ResolvedSimulatorOptions {

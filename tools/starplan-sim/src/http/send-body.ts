@@ -24,7 +24,10 @@ export async function sendBody(res: ServerResponse, behaviour: Misbehaviour | un
   send(res, 200, body.contentType, misbehavedBytes(body.bytes, behaviour));
 }
 
-/** The error page of a servlet container, as StarPlan's server sends it; nothing when the answer has begun. */
+/**
+ * The error page of a servlet container, as StarPlan's server sends it. An answer already begun cannot turn
+ * into one: its connection is cut, so the client sees the body end short.
+ */
 export function sendServerError(res: ServerResponse): void {
   if (res.headersSent) {
     res.destroy();

@@ -2,8 +2,8 @@
  * The upstream contract: `json?m=...` and `ical?...`, errors as HTTP 200 bodies. A plain Node handler in
  * front of the express app rather than an express router: the simulator stands in for a server on another
  * machine, but shares the benchmark's cores with the client it serves, and express's routing cost several
- * times what sending a kept feed costs (bench/README.md, "Sync at scale"). Every other request (the admin
- * routes, anything unknown) goes on to the express app.
+ * times what sending a kept feed costs (bench/README.md, "The simulator's own cost"). Every other request
+ * (the admin routes, anything unknown) goes on to the express app.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
@@ -27,6 +27,8 @@ export interface StarplanHandlerDeps {
   version: () => string;
   /** Group feeds carry a weak ETag of the version and answer 304 to it (see SimulatorOptions.validators). */
   validators?: boolean;
+  /** Told of an answer that could not be built, which is answered with a 500. */
+  onError: (error: unknown) => void;
 }
 
 /** Answers the request and returns true when it is one of StarPlan's; returns false, untouched, otherwise. */
@@ -52,14 +54,14 @@ export function createStarplanHandler(deps: StarplanHandlerDeps): StarplanHandle
   const keptLists = new KeptAnswers<Body>(KEPT_LISTS_LIMIT, (body) => body.bytes.length);
   const keptFeeds = new KeptAnswers<KeptFeed>(KEPT_FEEDS_LIMIT, (feed) => ('body' in feed ? feed.body.bytes.length : feed.template.bytes.length));
 
-  const json = (res: ServerResponse, url: string, query: Query): Promise<void> => {
+  const json = async (res: ServerResponse, url: string, query: Query): Promise<void> => {
     const method = stringParam(query, 'm') ?? '';
     const behaviour = deps.misbehaviours.take(method);
     const build = () => jsonBody(misbehavedJson(answerJsonQuery(deps.model(), method, query), behaviour));
-    return sendBody(res, behaviour, () => (behaviour ? build() : keptLists.get(deps.version(), url, build)));
+    await sendBody(res, behaviour, () => (behaviour ? build() : keptLists.get(deps.version(), url, build)));
   };
 
-  const ical = (req: IncomingMessage, res: ServerResponse, url: string, query: Query): Promise<void> => {
+  const ical = async (req: IncomingMessage, res: ServerResponse, url: string, query: Query): Promise<void> => {
     const behaviour = deps.misbehaviours.take('ical');
     if (deps.validators && !behaviour) {
       // An answer, a feed or an error, depends only on the model and the query, so the model's version
@@ -68,7 +70,7 @@ export function createStarplanHandler(deps: StarplanHandlerDeps): StarplanHandle
       res.setHeader('ETag', etag);
       if (namesCurrent(req.headers['if-none-match'], etag)) {
         res.writeHead(304).end();
-        return Promise.resolve();
+        return;
       }
     }
     const build = (): KeptFeed => {
@@ -76,7 +78,7 @@ export function createStarplanHandler(deps: StarplanHandlerDeps): StarplanHandle
       if ('error' in answer) return { body: jsonBody(answer) };
       return { template: renderGroupCalendar(answer.groupShortname, answer.entries) };
     };
-    return sendBody(res, behaviour, () => {
+    await sendBody(res, behaviour, () => {
       const feed = behaviour ? build() : keptFeeds.get(deps.version(), url, build);
       return 'body' in feed ? feed.body : { contentType: ICAL_CONTENT_TYPE, bytes: fillGroupCalendar(feed.template, now()) };
     });
@@ -84,7 +86,8 @@ export function createStarplanHandler(deps: StarplanHandlerDeps): StarplanHandle
 
   return (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-    const url = req.url ?? '/';
+    // A fragment is no part of what a server is asked for.
+    const url = (req.url ?? '/').split('#', 1)[0] as string;
     const queryAt = url.indexOf('?');
     const path = (queryAt < 0 ? url : url.slice(0, queryAt)).toLowerCase().replace(/\/$/, '');
     const query = parseQuery(queryAt < 0 ? '' : url.slice(queryAt + 1));
@@ -92,8 +95,11 @@ export function createStarplanHandler(deps: StarplanHandlerDeps): StarplanHandle
     if (path === `${base}/json`) answered = json(res, url, query);
     else if (path === `${base}/ical`) answered = ical(req, res, url, query);
     else return false;
-    // An answer that fails to build is a server error, as express would have sent it, never a crash.
-    answered.catch(() => sendServerError(res));
+    // An answer that cannot be built is a server error, never a crash.
+    answered.catch((error: unknown) => {
+      deps.onError(error);
+      sendServerError(res);
+    });
     return true;
   };
 }
