@@ -16,7 +16,6 @@ import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import os from 'node:os';
@@ -30,10 +29,10 @@ import { bareFetch, hashesLastRead } from './support/bare-fetch.js';
 import { deployedNodeOptions } from '../scripts/stack/deployed-node-options.js';
 import { formatProfile, profileWhile, type ProfileSummary } from './support/cpu-profile.js';
 import { median } from './support/median.js';
-import { procCpuSeconds } from './support/proc-cpu.js';
 import { PublishOnlyBus } from './support/publish-only-bus.js';
 import type { ReplayCounts } from './support/replaying-upstream.js';
 import { resultsDir } from './support/results-dir.js';
+import { freePort, startUpstreamProcess, type UpstreamProcess } from './support/upstream-process.js';
 
 const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const repoRoot = path.resolve(import.meta.dirname, '..');
@@ -220,22 +219,6 @@ interface ScaleReport {
   };
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-interface UpstreamProcess {
-  stop: () => void;
-  /** CPU seconds the process has used so far (from /proc). */
-  cpuSeconds: () => Promise<number>;
-}
-
 function startSimulatorProcess(port: number, scale: number): Promise<UpstreamProcess> {
   const env = { SIM_PORT: String(port), SIM_SCALE: String(scale), SIM_HOST: '127.0.0.1', LOG_LEVEL: 'warn', SIM_VALIDATORS: UPSTREAM_VALIDATORS ? '1' : '0' };
   return startUpstreamProcess('simulator', 'tools/starplan-sim/src/main.ts', env, `http://127.0.0.1:${port}/splan/json?m=getpus`);
@@ -244,28 +227,6 @@ function startSimulatorProcess(port: number, scale: number): Promise<UpstreamPro
 function startReplayingUpstream(port: number, simulatorPort: number): Promise<UpstreamProcess> {
   const env = { REPLAY_PORT: String(port), REPLAY_ORIGIN: `http://127.0.0.1:${simulatorPort}` };
   return startUpstreamProcess('replaying upstream', 'bench/support/replaying-upstream.ts', env, `http://127.0.0.1:${port}/splan/json?m=getpus`);
-}
-
-async function startUpstreamProcess(name: string, script: string, env: Record<string, string>, probeUrl: string): Promise<UpstreamProcess> {
-  const child = spawn(process.execPath, ['--conditions=@timetable/source', '--import', 'tsx', script], {
-    cwd: repoRoot,
-    env: { ...process.env, ...env },
-    stdio: 'ignore',
-  });
-  // However this process ends (a failed start, an exception, running out of memory), the upstream goes with it:
-  // an orphaned simulator at scale 100 keeps a core busy and skews every later measurement.
-  const stop = () => child.kill('SIGTERM');
-  process.once('exit', stop);
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    const answered = await fetch(probeUrl).then((response) => response.ok, () => false);
-    if (answered) return { stop, cpuSeconds: async () => (await procCpuSeconds(`/proc/${child.pid}/stat`)) ?? Number.NaN };
-    if (Date.now() > deadline || child.exitCode !== null) {
-      stop();
-      throw new Error(`${name} did not start`);
-    }
-    await sleep(250);
-  }
 }
 
 async function withAdmin(work: (client: pg.Client) => Promise<unknown>): Promise<void> {
@@ -642,7 +603,7 @@ function medians(steps: readonly SharedStep[]): SharedStep {
 }
 
 /** Steps taken in rounds of A, B, B, A: the medians of each, and how they compare. */
-function roundLines(title: string, names: [string, string], runs: [readonly SharedStep[], readonly SharedStep[]], against: (a: SharedStep, b: SharedStep) => string): string[] {
+function roundLines(title: string, names: [string, string], runs: [readonly SharedStep[], readonly SharedStep[]], compare: (a: SharedStep, b: SharedStep) => string): string[] {
   const line = (name: string, steps: readonly SharedStep[]) => {
     const middle = medians(steps);
     const range = (values: number[]) => `${(Math.min(...values) * 100).toFixed(1)} to ${(Math.max(...values) * 100).toFixed(1)} %`;
@@ -651,7 +612,7 @@ function roundLines(title: string, names: [string, string], runs: [readonly Shar
       `${middle.upstreamCpuSeconds.toFixed(2)} s) = ${(middle.shareOfFirst * 100).toFixed(1)} % of the first (${range(steps.map((step) => step.shareOfFirst))})`
     );
   };
-  return [title, line(names[0], runs[0]), line(names[1], runs[1]), against(medians(runs[0]), medians(runs[1]))];
+  return [title, line(names[0], runs[0]), line(names[1], runs[1]), compare(medians(runs[0]), medians(runs[1]))];
 }
 
 function warmRoundLines(rounds: ScaleReport['warmRounds']): string[] {

@@ -176,6 +176,20 @@ describe('the benches (smoke runs)', () => {
     }
   }, 240_000);
 
+  it('npm run bench:upstream: the simulator\'s CPU a pass beside a bare server sending the same bytes', async () => {
+    const done = await bench('bench:upstream', { BENCH_SCALE: '1', BENCH_PASSES: '2' });
+    expect(done.stdout).toMatch(/scale 1: \d+ group feeds, 6 at a time, 2 passes of each server in turn/);
+    expect(done.stdout).toMatch(/simulator: CPU \d+ ms a pass \(\d+ µs an answer\), the pass \d+ ms/);
+    expect(done.stdout).toMatch(/bare server: CPU \d+ ms a pass/);
+    expect(done.stdout).toMatch(/the simulator spent [\d.]+ times the bare server's CPU/);
+    const report = await done.result<{ feeds: number; ratio: number; servers: { name: string; serverCpuSeconds: number; passes: unknown[] }[] }>('upstream-serving.json');
+    expect(report.feeds).toBeGreaterThan(0);
+    expect(report.servers.map((server) => server.name)).toEqual(['simulator', 'bare server']);
+    for (const server of report.servers) expect(server.passes).toHaveLength(2);
+    const [simulated, plain] = report.servers;
+    expect(report.ratio).toBeCloseTo(simulated!.serverCpuSeconds / plain!.serverCpuSeconds, 6);
+  }, 240_000);
+
   it('BENCH_UPSTREAM_VALIDATORS=1 BENCH_LOOP_RIGHT_AFTER=1 npm run bench:sync: an upstream whose feeds carry validators, and the loop right after the first sync', async () => {
     const done = await bench('bench:sync', { BENCH_SCALES: '1', BENCH_UPSTREAM_VALIDATORS: '1', BENCH_LOOP_RIGHT_AFTER: '1', BENCH_IDLE_SECONDS: '1', BENCH_WARM_ROUNDS: '1' });
     expect(done.stdout).toContain('upstream: group feeds with ETags, 304 when unchanged');
