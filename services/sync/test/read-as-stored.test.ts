@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { calendarBodyHash, jsonBodyHash } from '../src/features/upstream-client/body-hash.js';
-import { readAsStored, type LastRead } from '../src/features/upstream-client/read-as-stored.js';
+import { readAsStored, readPlanningUnits, type LastRead } from '../src/features/upstream-client/read-as-stored.js';
 import { ReadAhead } from '../src/features/upstream-client/read-ahead.js';
 import { groupCalendarRequest, StarplanClient } from '../src/features/upstream-client/starplan-client.js';
 
@@ -103,7 +103,16 @@ describe('reading every answer the last complete run read', () => {
     const read = await readAsStored(newClient(), lastRead(), options);
     expect(read).toMatchObject({ everyAnswerAsStored: false, planningUnit: { id: 38 } });
     expect(asked).toEqual(['json?m=getpus']);
-    expect(read.planningUnitsRead.units.map((unit) => unit.id)).toEqual([38]);
+  });
+
+  it('takes the planning units the run has read already (while the store answered) without asking again', async () => {
+    const client = newClient();
+    const planningUnitsRead = await readPlanningUnits(client);
+    asked.length = 0;
+    const read = await readAsStored(client, lastRead(), { ...options, planningUnitsRead });
+    expect(read.everyAnswerAsStored).toBe(true);
+    expect(asked).not.toContain('json?m=getpus');
+    expect(read.bodies.get('json?m=getpus')).toBe(planningUnitsRead.seen.get('json?m=getpus'));
   });
 
   it('asks for nothing more once today falls in another planning unit of an unchanged list', async () => {

@@ -15,7 +15,7 @@ import { ScopeCounts } from '../snapshot/scope-counts.js';
 import type { IndexedEntity, SnapshotStore } from '../snapshot/snapshot-store.js';
 import type { StagedEntityStore } from '../snapshot/staged-entity-store.js';
 import type { FeedOccurrence } from '../upstream-client/parse-ical.js';
-import { readAsStored, type LastRead } from '../upstream-client/read-as-stored.js';
+import { readAsStored, readPlanningUnits, type LastRead } from '../upstream-client/read-as-stored.js';
 import { groupsToRead, READ_VERSION, readFeeds, readLists, rereadFeeds, type ScopedFailure } from '../upstream-client/read-upstream.js';
 import type { SeenBodies, StarplanClient } from '../upstream-client/starplan-client.js';
 import type { UpstreamPlanningGroup } from '../upstream-client/upstream-types.js';
@@ -121,13 +121,16 @@ export class SyncRunner {
 
   private async fetchAndCommit(id: string, startedAt: Date, now: () => Date): Promise<SyncRunResult> {
     const { client, snapshots, staged, runs, bodies, knex, logger, timeZone } = this.deps;
-    const [stored, lastCommitted] = await Promise.all([bodies.loadHashes(), runs.latest({ fetched: true })]);
+    // Every run reads the planning units first, whatever the store holds, so they are asked for while the
+    // store answers. Should the store fail first, their answer arriving later only fills the client's kept
+    // lists, which any run may share.
+    const [stored, lastCommitted, planningUnitsRead] = await Promise.all([bodies.loadHashes(), runs.latest({ fetched: true }), readPlanningUnits(client)]);
     const today = localDateOf(startedAt, timeZone);
     const forcedPlanningUnit = this.deps.planningUnit;
     // After a complete run, first whether every answer is the one it read, decoding only the planning units:
     // most runs end here.
     const last = lastCompleteRead(stored, lastCommitted);
-    const firstRead = last && (await readAsStored(client, last, { today, forcedPlanningUnit }));
+    const firstRead = last && (await readAsStored(client, last, { today, forcedPlanningUnit, planningUnitsRead }));
     if (firstRead?.everyAnswerAsStored && lastCommitted?.upstreamFingerprint === fingerprintOf(firstRead.bodies)) {
       syncStoredAnswerChecks.inc({ outcome: 'unchanged' });
       client.keepListsRead(firstRead.bodies);
@@ -139,7 +142,7 @@ export class SyncRunner {
     }
     // Otherwise the usual read, which takes what the first one received rather than asking again.
     const reading = firstRead ? client.withReadAhead(firstRead.ahead) : client;
-    const { upstream, failures: fetchFailures } = await readLists(reading, { today, forcedPlanningUnit, planningUnitsRead: firstRead?.planningUnitsRead });
+    const { upstream, failures: fetchFailures } = await readLists(reading, { today, forcedPlanningUnit, planningUnitsRead });
     // The valve compares an empty list with the snapshot's counts; only then are they worth a query.
     const counts = listsLookEmpty(upstream) ? await snapshots.scopeCounts() : new ScopeCounts();
     const listFailures = [...fetchFailures, ...rejectImplausibleLists(upstream, counts)];

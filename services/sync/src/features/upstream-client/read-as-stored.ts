@@ -30,14 +30,20 @@ export interface ReadAsStoredOptions {
   today: string;
   forcedPlanningUnit?: number | undefined;
   concurrency?: number;
+  /** The planning units, when the run has read them already, with what its record of answers holds of them. */
+  planningUnitsRead?: PlanningUnitsRead | undefined;
+}
+
+/** The planning units as a run read them, and the hash of their answer (`json?m=getpus`). */
+export interface PlanningUnitsRead {
+  units: readonly UpstreamPlanningUnit[];
+  seen: SeenBodies;
 }
 
 export interface AsStoredRead {
   /** Every request was answered as the last run read it: `bodies` then holds the hash of every answer. */
   everyAnswerAsStored: boolean;
   planningUnit: UpstreamPlanningUnit;
-  /** The planning units, decoded, and what `bodies` recorded of their answer: for the usual read. */
-  planningUnitsRead: { units: readonly UpstreamPlanningUnit[]; seen: SeenBodies };
   bodies: SeenBodies;
   /** What the usual read takes instead of asking again. */
   ahead: ReadAhead;
@@ -62,8 +68,7 @@ const LISTS_NAMING_LISTS = new Set(['getogs', 'getlocs']);
  */
 export async function readAsStored(client: StarplanClient, last: LastRead, options: ReadAsStoredOptions): Promise<AsStoredRead> {
   const concurrency = options.concurrency ?? UPSTREAM_CONCURRENCY;
-  const seen: SeenBodies = new Map();
-  const units = await client.planningUnits(seen);
+  const { units, seen } = options.planningUnitsRead ?? (await readPlanningUnits(client));
   const planningUnit = selectPlanningUnit(units, options.today, options.forcedPlanningUnit);
   const bodies: SeenBodies = new Map(seen);
   const ahead = new ReadAhead();
@@ -92,7 +97,13 @@ export async function readAsStored(client: StarplanClient, last: LastRead, optio
       answer: () => client.groupCalendarAnswer(planningUnit.id, pgid, known),
     })),
   );
-  return { everyAnswerAsStored: !differs, planningUnit, planningUnitsRead: { units, seen }, bodies, ahead, feedsUnchanged: differs ? 0 : last.feeds.size };
+  return { everyAnswerAsStored: !differs, planningUnit, bodies, ahead, feedsUnchanged: differs ? 0 : last.feeds.size };
+}
+
+/** The first request of every run, whatever the store holds: the planning units decide the rest. */
+export async function readPlanningUnits(client: StarplanClient): Promise<PlanningUnitsRead> {
+  const seen: SeenBodies = new Map();
+  return { units: await client.planningUnits(seen), seen };
 }
 
 function methodOf(request: string): string {

@@ -6,10 +6,11 @@
  */
 import type { UpstreamSnapshot } from './upstream-snapshot.js';
 import { mapConcurrently } from './map-concurrently.js';
+import type { PlanningUnitsRead } from './read-as-stored.js';
 import type { FeedOccurrence } from './parse-ical.js';
 import type { CalendarRead, KnownFeed, SeenBodies, StarplanClient } from './starplan-client.js';
 import { selectPlanningUnit } from './select-planning-unit.js';
-import type { LocatedRoom, UpstreamPlanningGroup, UpstreamPlanningUnit, UpstreamProgram } from './upstream-types.js';
+import type { LocatedRoom, UpstreamPlanningGroup, UpstreamProgram } from './upstream-types.js';
 
 /** A failure tied to a program (pgid null: its lists) or to one of its groups (the feed). */
 export interface ScopedFailure {
@@ -24,7 +25,7 @@ export interface ReadListsOptions {
   forcedPlanningUnit?: number | undefined;
   concurrency?: number;
   /** The planning units, when the run has read them already, with what its record of answers holds of them. */
-  planningUnitsRead?: { units: readonly UpstreamPlanningUnit[]; seen: SeenBodies } | undefined;
+  planningUnitsRead?: PlanningUnitsRead | undefined;
 }
 
 export interface ReadFeedsOptions {
