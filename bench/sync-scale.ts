@@ -32,7 +32,7 @@ import { median } from './support/median.js';
 import { PublishOnlyBus } from './support/publish-only-bus.js';
 import type { ReplayCounts } from './support/replaying-upstream.js';
 import { resultsDir } from './support/results-dir.js';
-import { freePort, startUpstreamProcess, type UpstreamProcess } from './support/upstream-process.js';
+import { freePort, startSimulatorProcess, startUpstreamProcess, type UpstreamProcess } from './support/upstream-process.js';
 
 const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const repoRoot = path.resolve(import.meta.dirname, '..');
@@ -219,11 +219,6 @@ interface ScaleReport {
   };
 }
 
-function startSimulatorProcess(port: number, scale: number): Promise<UpstreamProcess> {
-  const env = { SIM_PORT: String(port), SIM_SCALE: String(scale), SIM_HOST: '127.0.0.1', LOG_LEVEL: 'warn', SIM_VALIDATORS: UPSTREAM_VALIDATORS ? '1' : '0' };
-  return startUpstreamProcess('simulator', 'tools/starplan-sim/src/main.ts', env, `http://127.0.0.1:${port}/splan/json?m=getpus`);
-}
-
 function startReplayingUpstream(port: number, simulatorPort: number): Promise<UpstreamProcess> {
   const env = { REPLAY_PORT: String(port), REPLAY_ORIGIN: `http://127.0.0.1:${simulatorPort}` };
   return startUpstreamProcess('replaying upstream', 'bench/support/replaying-upstream.ts', env, `http://127.0.0.1:${port}/splan/json?m=getpus`);
@@ -282,7 +277,7 @@ function runStep(step: Step, result: SyncRunResult): RunStep {
 async function benchOneScale(scale: number): Promise<void> {
   const logger = createLogger({ name: 'sync-bench', level: 'warn' });
   const port = await freePort();
-  const simulator = await startSimulatorProcess(port, scale);
+  const simulator = await startSimulatorProcess(port, scale, UPSTREAM_VALIDATORS);
   const replayPort = UPSTREAM_REPLAY ? await freePort() : undefined;
   const replay = replayPort === undefined ? undefined : await startReplayingUpstream(replayPort, port).catch((error: unknown) => {
     simulator.stop();

@@ -14,7 +14,7 @@ import { UPSTREAM_CONCURRENCY } from '@timetable/sync';
 import { bareFetch } from './support/bare-fetch.js';
 import { median } from './support/median.js';
 import { resultsDir } from './support/results-dir.js';
-import { freePort, startUpstreamProcess, type UpstreamProcess } from './support/upstream-process.js';
+import { freePort, startSimulatorProcess, startUpstreamProcess, type UpstreamProcess } from './support/upstream-process.js';
 
 const SCALE = Number(process.env.BENCH_SCALE ?? 10);
 if (!(SCALE > 0)) throw new Error(`BENCH_SCALE must be a positive number, got ${process.env.BENCH_SCALE}`);
@@ -28,12 +28,7 @@ interface Pass {
 
 const simulatorPort = await freePort();
 const simulatorBase = `http://127.0.0.1:${simulatorPort}/splan`;
-const simulator = await startUpstreamProcess(
-  'simulator',
-  'tools/starplan-sim/src/main.ts',
-  { SIM_PORT: String(simulatorPort), SIM_SCALE: String(SCALE), SIM_HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
-  `${simulatorBase}/json?m=getpus`,
-);
+const simulator = await startSimulatorProcess(simulatorPort, SCALE);
 const directory = await mkdtemp(path.join(os.tmpdir(), 'bench-upstream-'));
 let bare: UpstreamProcess | undefined;
 try {

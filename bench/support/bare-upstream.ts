@@ -8,13 +8,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
+import { requiredSetting } from './required-setting.js';
 
-const setting = (name: string): string => {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} must be set`);
-  return value;
-};
-const listed = JSON.parse(await readFile(setting('BARE_ANSWERS'), 'utf8')) as [string, string, string][];
+const listed = JSON.parse(await readFile(requiredSetting('BARE_ANSWERS'), 'utf8')) as [string, string, string][];
 const answers = new Map(await Promise.all(listed.map(async ([target, contentType, file]) => [target, { contentType, bytes: await readFile(file) }] as const)));
 
 createServer((req, res) => {
@@ -24,4 +20,4 @@ createServer((req, res) => {
     return;
   }
   res.writeHead(200, { 'Content-Type': answer.contentType, 'Content-Length': answer.bytes.length }).end(answer.bytes);
-}).listen(Number(setting('BARE_PORT')), '127.0.0.1');
+}).listen(Number(requiredSetting('BARE_PORT')), '127.0.0.1');

@@ -18,16 +18,12 @@ import { createSyncService, SYNC_SCHEMA, syncMigrations, UPSTREAM_CONCURRENCY } 
 import { bareFetch } from './bare-fetch.js';
 import { profileWhile } from './cpu-profile.js';
 import { PublishOnlyBus } from './publish-only-bus.js';
+import { requiredSetting } from './required-setting.js';
 
-const setting = (name: string): string => {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} must be set`);
-  return value;
-};
 const addressesFile = process.env.RESTART_ADDRESSES;
 const profileFile = process.env.RESTART_PROFILE;
-const timeZone = setting('RESTART_TIME_ZONE');
-const knex = createKnex({ connectionString: setting('RESTART_DATABASE_URL'), schema: SYNC_SCHEMA, poolMax: 5 });
+const timeZone = requiredSetting('RESTART_TIME_ZONE');
+const knex = createKnex({ connectionString: requiredSetting('RESTART_DATABASE_URL'), schema: SYNC_SCHEMA, poolMax: 5 });
 try {
   // As the service's start does before its first run (its store is migrated on the pool the run then uses),
   // so the first run does not pay for opening the database's first connection.
@@ -36,7 +32,7 @@ try {
     knex,
     bus: new PublishOnlyBus(),
     logger: createLogger({ name: 'sync-bench-restarted', level: 'warn' }),
-    upstreamBaseUrl: setting('RESTART_UPSTREAM_URL'),
+    upstreamBaseUrl: requiredSetting('RESTART_UPSTREAM_URL'),
     intervalSeconds: 3600,
     timeZone,
     fetchTimeoutMs: 60_000,

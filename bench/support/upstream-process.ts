@@ -46,3 +46,9 @@ export async function startUpstreamProcess(name: string, script: string, env: Re
     await sleep(250);
   }
 }
+
+/** The StarPlan simulator at `scale` on `port` (its base `/splan`), with feed validators when asked for. */
+export function startSimulatorProcess(port: number, scale: number, validators = false): Promise<UpstreamProcess> {
+  const env = { SIM_PORT: String(port), SIM_SCALE: String(scale), SIM_HOST: '127.0.0.1', LOG_LEVEL: 'warn', SIM_VALIDATORS: validators ? '1' : '0' };
+  return startUpstreamProcess('simulator', 'tools/starplan-sim/src/main.ts', env, `http://127.0.0.1:${port}/splan/json?m=getpus`);
+}

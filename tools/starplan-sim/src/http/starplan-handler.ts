@@ -90,11 +90,9 @@ export function createStarplanHandler(deps: StarplanHandlerDeps): StarplanHandle
     const url = (req.url ?? '/').split('#', 1)[0] as string;
     const queryAt = url.indexOf('?');
     const path = (queryAt < 0 ? url : url.slice(0, queryAt)).toLowerCase().replace(/\/$/, '');
+    if (path !== `${base}/json` && path !== `${base}/ical`) return false;
     const query = parseQuery(queryAt < 0 ? '' : url.slice(queryAt + 1));
-    let answered: Promise<void>;
-    if (path === `${base}/json`) answered = json(res, url, query);
-    else if (path === `${base}/ical`) answered = ical(req, res, url, query);
-    else return false;
+    const answered = path === `${base}/json` ? json(res, url, query) : ical(req, res, url, query);
     // An answer that cannot be built is a server error, never a crash.
     answered.catch((error: unknown) => {
       deps.onError(error);
