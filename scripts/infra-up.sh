@@ -19,6 +19,7 @@ SCHEMA_REGISTRY_PORT="${SCHEMA_REGISTRY_PORT:-8081}"
 # Quarkus's management interface (health, metrics) would otherwise bind 0.0.0.0:9000.
 SCHEMA_REGISTRY_MANAGEMENT_PORT="${SCHEMA_REGISTRY_MANAGEMENT_PORT:-8091}"
 READY_TIMEOUT_SECONDS="${INFRA_READY_TIMEOUT_SECONDS:-90}"
+REGISTRY_WRITE_TIMEOUT_SECONDS="${INFRA_REGISTRY_WRITE_TIMEOUT_SECONDS:-30}"
 
 KAFKA_BROKERS="127.0.0.1:$KAFKA_PORT"
 SCHEMA_REGISTRY_URL="http://127.0.0.1:$SCHEMA_REGISTRY_PORT/apis/ccompat/v7"
@@ -224,7 +225,26 @@ start_registry() {
 }
 
 registry_ready() {
-  curl -sf -o /dev/null "$SCHEMA_REGISTRY_URL/subjects"
+  curl -sf -m 5 -o /dev/null "$SCHEMA_REGISTRY_URL/subjects"
+}
+
+# Answering is not enough: a registry left running after its checkout (and with it its H2 file) was deleted
+# still answers reads, but hangs on every write, so each test that registers a schema would time out instead.
+# Registering a schema it cannot know yet tells the two apart in one request. The registry compares schemas in
+# a canonical form without docs, so the new part is a field named for this run; with a default, each version
+# is compatible with the last in both directions, whatever compatibility the registry applies by default.
+registry_stores_schema() {
+  local field probe
+  field="run_$(date +%s%N)"
+  probe="$(printf '{"schema":"{\\"type\\":\\"record\\",\\"name\\":\\"InfraUpProbe\\",\\"fields\\":[{\\"name\\":\\"%s\\",\\"type\\":\\"null\\",\\"default\\":null}]}"}' "$field")"
+  curl -sf -m "$REGISTRY_WRITE_TIMEOUT_SECONDS" -o /dev/null -X POST \
+    -H 'Content-Type: application/vnd.schemaregistry.v1+json' -d "$probe" "$SCHEMA_REGISTRY_URL/subjects/infra-up-probe/versions"
+}
+
+check_registry_stores() {
+  registry_stores_schema && return
+  fail "a registry answers at $SCHEMA_REGISTRY_URL but could not store a schema within ${REGISTRY_WRITE_TIMEOUT_SECONDS}s: \
+probably one left running after the checkout that started it was deleted. Stop it (ss -ltnp | grep :$SCHEMA_REGISTRY_PORT) and run again"
 }
 
 registry_alive() {
@@ -263,6 +283,7 @@ start_kafka
 start_registry
 wait_until "Kafka at $KAFKA_BROKERS" "$READY_TIMEOUT_SECONDS" "$LOGS/kafka.log" kafka_alive kafka_ready
 wait_until "registry at $SCHEMA_REGISTRY_URL" "$READY_TIMEOUT_SECONDS" "$LOGS/registry.log" registry_alive registry_ready
+check_registry_stores
 write_env
 log "ready"
 sed -n 's/^export //p' "$STATE/env"
