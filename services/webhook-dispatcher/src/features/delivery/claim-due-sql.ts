@@ -168,6 +168,6 @@ uncounted as (
  * It also turns off PostgreSQL's JIT compilation for the claim: the planner cannot know the per-webhook
  * limit, overestimates the candidates by two orders of magnitude once the table has statistics, and the
  * estimate crosses `jit_above_cost`; compiling the statement then took about 70 ms, four times the claim's
- * own work (bench/README.md, "Webhook dispatch", fifth pass).
+ * own work (docs/bench-history/webhooks.md, fifth pass).
  */
 export const CLAIM_LOCK_SQL = "select pg_advisory_xact_lock(hashtext('timetable.webhooks.claim')), set_config('jit', 'off', true)";
