@@ -24,7 +24,7 @@ import pg from 'pg';
 import { topics } from '@timetable/contracts';
 import { createKnex, migrateToLatest } from '@timetable/db';
 import { createLogger } from '@timetable/observability';
-import { createSyncService, SYNC_SCHEMA, syncMigrations, UPSTREAM_CONCURRENCY, type SyncRunResult } from '@timetable/sync';
+import { createSyncService, keepWebAssemblyOnBaselineTier, SYNC_SCHEMA, syncMigrations, UPSTREAM_CONCURRENCY, type SyncRunResult } from '@timetable/sync';
 import { bareFetch, hashesLastRead } from './support/bare-fetch.js';
 import { deployedNodeOptions } from '../scripts/stack/deployed-node-options.js';
 import { formatProfile, profileWhile, type ProfileSummary } from './support/cpu-profile.js';
@@ -683,6 +683,8 @@ function describe(report: ScaleReport): string {
 
 const one = process.env.BENCH_ONE_SCALE;
 if (one !== undefined) {
+  // As the sync's process sets it before its first request; the loops in this process run under it too.
+  keepWebAssemblyOnBaselineTier();
   await benchOneScale(Number(one));
 } else {
   const scales = (process.env.BENCH_SCALES ?? process.env.BENCH_SCALE ?? '10,100').split(',').map((scale) => Number(scale.trim()));

@@ -14,12 +14,14 @@
 import { readFile } from 'node:fs/promises';
 import { createKnex, migrateToLatest } from '@timetable/db';
 import { createLogger } from '@timetable/observability';
-import { createSyncService, SYNC_SCHEMA, syncMigrations, UPSTREAM_CONCURRENCY } from '@timetable/sync';
+import { createSyncService, keepWebAssemblyOnBaselineTier, SYNC_SCHEMA, syncMigrations, UPSTREAM_CONCURRENCY } from '@timetable/sync';
 import { bareFetch } from './bare-fetch.js';
 import { profileWhile } from './cpu-profile.js';
 import { PublishOnlyBus } from './publish-only-bus.js';
 import { requiredSetting } from './required-setting.js';
 
+// As the sync's process does before its first request (services/sync/src/main.ts); the loop runs under it too.
+keepWebAssemblyOnBaselineTier();
 const addressesFile = process.env.RESTART_ADDRESSES;
 const profileFile = process.env.RESTART_PROFILE;
 const timeZone = requiredSetting('RESTART_TIME_ZONE');
