@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Starts the local infrastructure without Docker: a single-node KRaft Kafka broker and Apicurio Registry
 # (Confluent-compatible API) from Maven Central, and makes sure PostgreSQL and Redis answer.
-# Safe to run repeatedly: whatever already answers is left alone. State lives in .infra/ at the repo root;
-# the environment to use is printed and written to .infra/env (source it).
+# Safe to run repeatedly: whatever already answers is left alone (each run adds one version to the registry's
+# probe subject, below). State lives in .infra/ at the repo root; the environment to use is printed and written
+# to .infra/env (source it).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -200,10 +201,14 @@ registry_java() {
 
 # (d) Apicurio Registry. Its SQL storage is H2 in a file under .infra/registry rather than in memory: Kafka's
 # data survives restarts, and records written earlier carry schema ids that must still resolve to their schemas.
+# Set when the registry was found running rather than started here: then its failures may be its own history's.
+REGISTRY_FOUND=false
+
 start_registry() {
   local pidfile="$REGISTRY_STATE/registry.pid"
   if port_open "$SCHEMA_REGISTRY_PORT"; then
     log "registry already answers on 127.0.0.1:$SCHEMA_REGISTRY_PORT"
+    REGISTRY_FOUND=true
     return
   fi
   if pid_alive "$pidfile" quarkus-run.jar; then
@@ -229,22 +234,35 @@ registry_ready() {
 }
 
 # Answering is not enough: a registry left running after its checkout (and with it its H2 file) was deleted
-# still answers reads, but hangs on every write, so each test that registers a schema would time out instead.
-# Registering a schema it cannot know yet tells the two apart in one request. The registry compares schemas in
-# a canonical form without docs, so the new part is a field named for this run; with a default, each version
-# is compatible with the last in both directions, whatever compatibility the registry applies by default.
+# can still answer reads but hang on writes, so each test that registers a schema would time out instead.
+# Registering a schema it cannot know yet tells the two apart. The registry compares schemas in a canonical form
+# without docs, so the new part is a field named for this run; with a default, each version is compatible with
+# the last in both directions, whatever compatibility the registry applies by default. A registry started a
+# moment ago may refuse its first writes, so attempts go on until the deadline.
 registry_stores_schema() {
-  local field probe
+  local deadline=$((SECONDS + REGISTRY_WRITE_TIMEOUT_SECONDS)) field probe status
   field="run_$(date +%s%N)"
   probe="$(printf '{"schema":"{\\"type\\":\\"record\\",\\"name\\":\\"InfraUpProbe\\",\\"fields\\":[{\\"name\\":\\"%s\\",\\"type\\":\\"null\\",\\"default\\":null}]}"}' "$field")"
-  curl -sf -m "$REGISTRY_WRITE_TIMEOUT_SECONDS" -o /dev/null -X POST \
-    -H 'Content-Type: application/vnd.schemaregistry.v1+json' -d "$probe" "$SCHEMA_REGISTRY_URL/subjects/infra-up-probe/versions"
+  while ((SECONDS < deadline)); do
+    status="$(curl -s -m 10 -o /dev/null -w '%{http_code}' -X POST -H 'Content-Type: application/vnd.schemaregistry.v1+json' \
+      -d "$probe" "$SCHEMA_REGISTRY_URL/subjects/infra-up-probe/versions" || true)"
+    [[ $status == 200 ]] && return 0
+    REGISTRY_LAST_WRITE="HTTP ${status:-000}"
+    sleep 1
+  done
+  return 1
 }
 
 check_registry_stores() {
+  REGISTRY_LAST_WRITE="no answer"
   registry_stores_schema && return
-  fail "a registry answers at $SCHEMA_REGISTRY_URL but could not store a schema within ${REGISTRY_WRITE_TIMEOUT_SECONDS}s: \
-probably one left running after the checkout that started it was deleted. Stop it (ss -ltnp | grep :$SCHEMA_REGISTRY_PORT) and run again"
+  if $REGISTRY_FOUND; then
+    fail "the registry found running at $SCHEMA_REGISTRY_URL could not store a schema within ${REGISTRY_WRITE_TIMEOUT_SECONDS}s \
+($REGISTRY_LAST_WRITE): probably one left running after the checkout that started it was deleted. Stop it \
+(ss -ltnp | grep :$SCHEMA_REGISTRY_PORT) and run again"
+  fi
+  tail_log "$LOGS/registry.log"
+  fail "the registry started at $SCHEMA_REGISTRY_URL could not store a schema within ${REGISTRY_WRITE_TIMEOUT_SECONDS}s ($REGISTRY_LAST_WRITE)"
 }
 
 registry_alive() {
@@ -282,7 +300,10 @@ ensure_postgres_and_redis
 start_kafka
 start_registry
 wait_until "Kafka at $KAFKA_BROKERS" "$READY_TIMEOUT_SECONDS" "$LOGS/kafka.log" kafka_alive kafka_ready
-wait_until "registry at $SCHEMA_REGISTRY_URL" "$READY_TIMEOUT_SECONDS" "$LOGS/registry.log" registry_alive registry_ready
+registry_what="registry at $SCHEMA_REGISTRY_URL"
+# Its log here is not the found registry's; what to do about a found one that stops answering is.
+$REGISTRY_FOUND && registry_what+=" (found running, not started here: stop it if it is left from a deleted checkout)"
+wait_until "$registry_what" "$READY_TIMEOUT_SECONDS" "$LOGS/registry.log" registry_alive registry_ready
 check_registry_stores
 write_env
 log "ready"
