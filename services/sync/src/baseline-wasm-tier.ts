@@ -5,11 +5,11 @@
  * sync's first run on 2 cores, more than half of what its main thread spends, competing with that run and with
  * everything else on the node. The parser's part of a run is each answer's status line and headers (a body
  * passes through as spans of bytes, not byte by byte), too little for optimized code to win that back: warm runs
- * measure the same either way (docs/bench-history/sync.md, "The HTTP parser's optimizing compile").
+ * are no slower with it (docs/bench-history/sync.md, "The HTTP parser's optimizing compile").
  *
  * Set at run time, because NODE_OPTIONS accepts only a few V8 flags and this is not one of them. V8 reads it when
- * it compiles a module, so it holds for every module compiled after it: the process's entry point sets it before
- * the service starts, and undici compiles the parser for the first request.
+ * it compiles a module, so it holds for every module compiled after it: the process's entry point (main.ts) sets
+ * it before it loads any module of the service.
  */
 import v8 from 'node:v8';
 

@@ -1,12 +1,9 @@
-/** The sync process of the distributed mode (`npm run start:sync`): mirrors UPSTREAM_BASE_URL into Kafka. */
+/** Starts the sync service of the distributed mode; main.ts loads it once the process is set up. */
 import { runService } from '@timetable/service-kit';
-import { keepWebAssemblyOnBaselineTier } from './baseline-wasm-tier.js';
 import { loadSyncConfig } from './config.js';
 import { createSyncService } from './create-sync-service.js';
 import { syncMigrations, SYNC_SCHEMA } from './migrations/index.js';
 
-// Before the service starts, so the first run's HTTP parser is compiled under it.
-keepWebAssemblyOnBaselineTier();
 runService({
   name: 'sync',
   loadConfig: loadSyncConfig,

@@ -25,5 +25,20 @@ describe("the sync process's WebAssembly tier", () => {
 
   it('is a change: without it V8 recompiles the same function with its optimizing compiler', async () => {
     expect(await probe('default')).toEqual({ baseline: false, checksum: true });
-  }, 20_000);
+  }, 30_000);
+
+  it("is set by the sync's entry point before the service starts", async () => {
+    // No settings at all: the service refuses to start (exit 2) right after it has loaded, which is enough here.
+    const child = spawn(
+      process.execPath,
+      ['--conditions=@timetable/source', '--import', 'tsx', '--import', './services/sync/test/fixtures/record-v8-flags.ts', 'services/sync/src/main.ts'],
+      { cwd: repoRoot, env: { PATH: process.env.PATH }, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let errors = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(errors).toContain('v8 flags set: --liftoff-only');
+    expect(errors.indexOf('v8 flags set: --liftoff-only')).toBeLessThan(errors.indexOf('UPSTREAM_BASE_URL'));
+    expect(code).toBe(2);
+  }, 30_000);
 });
