@@ -58,6 +58,12 @@ const SYNC_PROCESS_OPTIONS = ['--expose-gc', ...SYNC_NODE_OPTIONS, ...process.ex
  */
 const UPSTREAM_VALIDATORS = process.env.BENCH_UPSTREAM_VALIDATORS === '1';
 /**
+ * BENCH_WASM_OPTIMIZED=1: the sync's processes (this scale's and those started afresh) leave V8 to recompile
+ * WebAssembly with its optimizing compiler, as it does by default, instead of keeping it on the baseline
+ * compiler as the sync's entry point does: what that setting saves.
+ */
+const WASM_OPTIMIZED = process.env.BENCH_WASM_OPTIMIZED === '1';
+/**
  * BENCH_PROFILE=1: an unchanged re-sync and a pass of the fetching and hashing loop under the CPU profiler, back
  * to back after the warm steps, again each after a pause of its own after the measured pauses, and the first
  * run of each in a process started afresh (the profiler slows what it watches, so it counts in no figure):
@@ -146,7 +152,10 @@ interface Shares {
 /** The first run of a process started for it (support/restarted-process-run.ts). */
 interface RestartedRun extends Shares {
   seconds: number;
+  /** The process's, helper threads included. */
   cpuSeconds: number;
+  /** Of cpuSeconds, the main thread's; the rest is V8's helper threads' (its compilers, its collector). */
+  mainThreadCpuSeconds: number;
   upstreamCpuSeconds: number;
 }
 
@@ -514,14 +523,15 @@ function restartedRunner(databaseUrl: string, upstreamUrl: string, upstreamCpuSe
     // The child's start-up does not ask the upstream, so what the upstream spent meanwhile served its run.
     const upstreamCpu = (await upstreamCpuSeconds()) - upstreamBefore;
     if (code !== 0) throw new Error(`the restarted process exited ${code}:\n${output}`);
-    const { seconds, cpuSeconds, result, profile } = JSON.parse(output.trim().split('\n').at(-1)!) as {
+    const { seconds, cpuSeconds, mainThreadCpuSeconds, result, profile } = JSON.parse(output.trim().split('\n').at(-1)!) as {
       seconds: number;
       cpuSeconds: number;
+      mainThreadCpuSeconds: number;
       result: unknown;
       profile?: ProfileSummary;
     };
     const shares = { shareOfFirst: seconds / first.seconds, cpuShareOfFirst: cpuSeconds / first.cpuSeconds };
-    return { seconds, cpuSeconds, upstreamCpuSeconds: upstreamCpu, ...shares, result, ...(profile ? { profile } : {}) };
+    return { seconds, cpuSeconds, mainThreadCpuSeconds, upstreamCpuSeconds: upstreamCpu, ...shares, result, ...(profile ? { profile } : {}) };
   };
   return {
     sync: async (): Promise<RestartedSyncRun> => {
@@ -574,7 +584,8 @@ function total(steps: readonly Timed[]): Timed {
 }
 
 function restartedLine(run: RestartedRun | RestartedSyncRun): string {
-  const timed = `${run.seconds.toFixed(2)} s (CPU ${run.cpuSeconds.toFixed(2)} s; the upstream's ${run.upstreamCpuSeconds.toFixed(2)} s)`;
+  const cpu = `CPU ${run.cpuSeconds.toFixed(2)} s, the main thread's ${run.mainThreadCpuSeconds.toFixed(2)} s`;
+  const timed = `${run.seconds.toFixed(2)} s (${cpu}; the upstream's ${run.upstreamCpuSeconds.toFixed(2)} s)`;
   if (!('status' in run)) return `  the first pass of the fetching and hashing loop in a process started afresh: ${timed}`;
   return (
     `  the first run of a sync process started afresh (as after a restart): ${timed}, ` +
@@ -627,13 +638,20 @@ function restartedLines(resyncs: readonly RestartedSyncRun[], loops: readonly Re
       ['the first run of a sync process started afresh', 'the first pass of the fetching and hashing loop in a process started afresh'],
       [resyncs, loops],
       (resync, loop) => against(resync, loop, 'the median restarted sync run', 'the median restarted loop\'s'),
-    );
+    ).concat(mainThreadLine(resyncs, loops));
   }
   return [
     `  in processes started afresh, in the order sync, loop, loop, sync:`,
     ...[resyncs[0]!, ...loops, resyncs[1]!].flatMap((run) => [restartedLine(run), share(run)]),
     against(total(resyncs), total(loops), 'the two restarted sync runs', 'the two restarted loops\''),
   ];
+}
+
+/** How much of the restarted runs' CPU their main threads spent, and so how much V8's helper threads did. */
+function mainThreadLine(resyncs: readonly RestartedRun[], loops: readonly RestartedRun[]): string {
+  const of = (runs: readonly RestartedRun[]) =>
+    `${median(runs.map((run) => run.mainThreadCpuSeconds)).toFixed(2)} of ${median(runs.map((run) => run.cpuSeconds)).toFixed(2)} s`;
+  return `    their main threads' CPU, medians: the sync's ${of(resyncs)}, the loop's ${of(loops)}; the rest on V8's helper threads`;
 }
 
 function describe(report: ScaleReport): string {
@@ -683,8 +701,8 @@ function describe(report: ScaleReport): string {
 
 const one = process.env.BENCH_ONE_SCALE;
 if (one !== undefined) {
-  // As the sync's process sets it before its first request; the loops in this process run under it too.
-  keepWebAssemblyOnBaselineTier();
+  // As the sync's process sets it before it loads the service; the loops in this process run under it too.
+  if (!WASM_OPTIMIZED) keepWebAssemblyOnBaselineTier();
   await benchOneScale(Number(one));
 } else {
   const scales = (process.env.BENCH_SCALES ?? process.env.BENCH_SCALE ?? '10,100').split(',').map((scale) => Number(scale.trim()));
@@ -694,6 +712,11 @@ if (one !== undefined) {
     UPSTREAM_VALIDATORS
       ? 'upstream: group feeds with ETags, 304 when unchanged (BENCH_UPSTREAM_VALIDATORS=1; StarPlan sends none)\n'
       : 'upstream: as StarPlan, no validators (BENCH_UPSTREAM_VALIDATORS=1 for an upstream that sends them)\n',
+  );
+  process.stdout.write(
+    WASM_OPTIMIZED
+      ? 'sync processes: WebAssembly left to V8\'s optimizing compiler (BENCH_WASM_OPTIMIZED=1), not as the sync\'s entry point sets it\n'
+      : 'sync processes: WebAssembly kept on V8\'s baseline compiler, as the sync\'s entry point sets it (BENCH_WASM_OPTIMIZED=1 for V8\'s default)\n',
   );
   if (LOOP_RIGHT_AFTER) {
     process.stdout.write('a pass of the fetching and hashing loop right after the first sync (BENCH_LOOP_RIGHT_AFTER=1): the first re-sync follows it\n');
@@ -737,6 +760,7 @@ if (one !== undefined) {
     busyUpstream: BUSY_UPSTREAM,
     loopRightAfter: LOOP_RIGHT_AFTER,
     restartRounds: RESTART_ROUNDS,
+    wasmOptimized: WASM_OPTIMIZED,
     // The code measured: HEAD, and whether the working tree differed from it, when the run started.
     ...measuredCode,
     // What the sync process ran with, so a run with options of its own is told from one as deployed.

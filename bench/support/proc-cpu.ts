@@ -12,3 +12,10 @@ export async function procCpuSeconds(statFile: string): Promise<number | null> {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
+
+/** CPU seconds this process's main thread has used so far: what its other threads (V8's compilers and collector) used is not in it. */
+export async function mainThreadCpuSeconds(): Promise<number> {
+  const seconds = await procCpuSeconds(`/proc/self/task/${process.pid}/stat`);
+  if (seconds === null) throw new Error('cannot read the main thread\'s CPU time from /proc');
+  return seconds;
+}

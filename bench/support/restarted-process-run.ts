@@ -9,7 +9,8 @@
  * Run as a child with the sync's Node options: RESTART_DATABASE_URL (the bench's database), RESTART_UPSTREAM_URL,
  * RESTART_TIME_ZONE, and optionally RESTART_ADDRESSES (a JSON file listing the addresses to fetch and hash) and
  * RESTART_PROFILE (where to write a CPU profile of the run, which the profiler slows: such a run is no figure).
- * Prints one JSON line: the run's wall and CPU seconds, for the sync its result, and the profile's summary.
+ * Prints one JSON line: the run's wall and CPU seconds (the process's and its main thread's), for the sync its
+ * result, and the profile's summary.
  */
 import { readFile } from 'node:fs/promises';
 import { createKnex, migrateToLatest } from '@timetable/db';
@@ -17,11 +18,13 @@ import { createLogger } from '@timetable/observability';
 import { createSyncService, keepWebAssemblyOnBaselineTier, SYNC_SCHEMA, syncMigrations, UPSTREAM_CONCURRENCY } from '@timetable/sync';
 import { bareFetch } from './bare-fetch.js';
 import { profileWhile } from './cpu-profile.js';
+import { mainThreadCpuSeconds } from './proc-cpu.js';
 import { PublishOnlyBus } from './publish-only-bus.js';
 import { requiredSetting } from './required-setting.js';
 
-// As the sync's process does before its first request (services/sync/src/main.ts); the loop runs under it too.
-keepWebAssemblyOnBaselineTier();
+// As the sync's process does before it loads the service (services/sync/src/main.ts), unless the bench measures
+// V8's default (BENCH_WASM_OPTIMIZED=1, inherited from it); the loop runs under the same.
+if (process.env.BENCH_WASM_OPTIMIZED !== '1') keepWebAssemblyOnBaselineTier();
 const addressesFile = process.env.RESTART_ADDRESSES;
 const profileFile = process.env.RESTART_PROFILE;
 const timeZone = requiredSetting('RESTART_TIME_ZONE');
@@ -45,11 +48,13 @@ try {
     : async () => ({ bytes: await bareFetch(addresses, UPSTREAM_CONCURRENCY, { timeZone }) });
   const timed = async () => {
     const cpu = process.cpuUsage();
+    const mainThreadBefore = await mainThreadCpuSeconds();
     const started = performance.now();
     const result = await work();
     const seconds = (performance.now() - started) / 1000;
     const used = process.cpuUsage(cpu);
-    return { seconds, cpuSeconds: (used.user + used.system) / 1e6, result };
+    // The process's CPU includes its helper threads'; /proc tells the main thread's apart (10 ms ticks).
+    return { seconds, cpuSeconds: (used.user + used.system) / 1e6, mainThreadCpuSeconds: (await mainThreadCpuSeconds()) - mainThreadBefore, result };
   };
   const outcome = profileFile === undefined ? await timed() : await profileWhile(profileFile, timed).then(({ result, summary }) => ({ ...result, profile: summary }));
   process.stdout.write(`${JSON.stringify(outcome)}\n`);

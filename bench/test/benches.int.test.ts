@@ -59,8 +59,8 @@ interface SyncReport {
     unchangedResyncWarm: SyncStep & { shareOfFirst: number };
     unchangedResyncsAfterIdle: (SyncStep & { shareOfFirst: number })[];
     warmRounds: { resyncs: (SyncStep & { shareOfFirst: number })[]; loops: { seconds: number; cpuSeconds: number; shareOfFirst: number }[] };
-    restartedProcessResyncs: { seconds: number; cpuSeconds: number; feedsParsed: number; feedsUnchanged: number; upstreamUnchanged: boolean }[];
-    restartedProcessLoops: { seconds: number; cpuSeconds: number; shareOfFirst: number }[];
+    restartedProcessResyncs: { seconds: number; cpuSeconds: number; mainThreadCpuSeconds: number; feedsParsed: number; feedsUnchanged: number; upstreamUnchanged: boolean }[];
+    restartedProcessLoops: { seconds: number; cpuSeconds: number; mainThreadCpuSeconds: number; shareOfFirst: number }[];
     idleSeconds: number;
     bareFetch: { seconds: number; requests: number; megabytes: number };
     bareFetchAndHash: { seconds: number; megabytes: number };
@@ -130,8 +130,11 @@ describe('the benches (smoke runs)', () => {
     for (const file of [...files, 'sync-restarted-run', 'bare-fetch-and-hash-restarted']) {
       expect((await done.result<{ nodes: unknown[] }>(`${file}-scale-1.cpuprofile`)).nodes.length).toBeGreaterThan(0);
     }
-    const result = await done.result<SyncReport & { commit: string | null }>('sync-scale.json');
+    // The sync's processes as its entry point sets them up.
+    expect(done.stdout).toContain('sync processes: WebAssembly kept on V8\'s baseline compiler, as the sync\'s entry point sets it');
+    const result = await done.result<SyncReport & { commit: string | null; wasmOptimized: boolean }>('sync-scale.json');
     expect(result.commit).toMatch(/^[0-9a-f]{40}$/);
+    expect(result.wasmOptimized).toBe(false);
     const [scale] = result.scales;
     expect(scale?.scale).toBe(1);
     expect(scale!.events).toBeGreaterThan(0);
@@ -164,6 +167,12 @@ describe('the benches (smoke runs)', () => {
     }
     expect(scale!.restartedProcessLoops).toHaveLength(2);
     for (const loop of scale!.restartedProcessLoops) expect(loop.cpuSeconds).toBeGreaterThan(0);
+    // Each with its main thread's part of that CPU (counted in 10 ms ticks, so possibly 0 in a run this small).
+    for (const run of [...scale!.restartedProcessResyncs, ...scale!.restartedProcessLoops]) {
+      expect(run.mainThreadCpuSeconds).toBeGreaterThanOrEqual(0);
+      expect(run.mainThreadCpuSeconds).toBeLessThanOrEqual(run.cpuSeconds + 0.01);
+    }
+    expect(done.stdout).toMatch(/the first run of a sync process started afresh \(as after a restart\): [\d.]+ s \(CPU [\d.]+ s, the main thread's [\d.]+ s;/);
     // Every pass of the loops, warm and after idling, read every answer the re-syncs read.
     expect(scale!.bareFetch.requests).toBeGreaterThan(scale!.firstSync.feedsParsed);
     expect(scale!.bareFetch.megabytes).toBeGreaterThan(0);
@@ -205,11 +214,13 @@ describe('the benches (smoke runs)', () => {
     expect(scale!.loopRightAfterFirstSync!.shareOfFirst).toBeCloseTo(scale!.loopRightAfterFirstSync!.seconds / scale!.firstSync.seconds, 6);
   }, 240_000);
 
-  it('BENCH_BUSY_UPSTREAM=1 BENCH_RESTART_ROUNDS=2 npm run bench:sync: the upstream kept busy while the sync process idles, and rounds of restarts', async () => {
-    const done = await bench('bench:sync', { BENCH_SCALES: '1', BENCH_BUSY_UPSTREAM: '1', BENCH_IDLE_SECONDS: '2', BENCH_WARM_ROUNDS: '1', BENCH_RESTART_ROUNDS: '2' });
+  it('BENCH_BUSY_UPSTREAM=1 BENCH_RESTART_ROUNDS=2 BENCH_WASM_OPTIMIZED=1 npm run bench:sync: the upstream kept busy while the sync process idles, rounds of restarts, V8\'s default WebAssembly tiers', async () => {
+    const done = await bench('bench:sync', { BENCH_SCALES: '1', BENCH_BUSY_UPSTREAM: '1', BENCH_IDLE_SECONDS: '2', BENCH_WARM_ROUNDS: '1', BENCH_RESTART_ROUNDS: '2', BENCH_WASM_OPTIMIZED: '1' });
     expect(done.stdout).toContain('upstream: kept busy by a process of its own during every pause');
-    const result = await done.result<SyncReport & { busyUpstream: boolean; scales: { busyUpstreamPasses: number[] }[] }>('sync-scale.json');
+    expect(done.stdout).toContain('sync processes: WebAssembly left to V8\'s optimizing compiler (BENCH_WASM_OPTIMIZED=1)');
+    const result = await done.result<SyncReport & { busyUpstream: boolean; wasmOptimized: boolean; scales: { busyUpstreamPasses: number[] }[] }>('sync-scale.json');
     expect(result.busyUpstream).toBe(true);
+    expect(result.wasmOptimized).toBe(true);
     const [scale] = result.scales;
     // The four pauses after idling each saw the upstream read whole at least once.
     expect(scale!.busyUpstreamPasses).toHaveLength(4);
@@ -220,6 +231,7 @@ describe('the benches (smoke runs)', () => {
     expect(done.stdout).toContain('in processes started afresh, in 2 rounds of sync, loop, loop, sync');
     expect(done.stdout).toMatch(/the first run of a sync process started afresh, median of 4: [\d.]+ s/);
     expect(done.stdout).toMatch(/the median restarted sync run took [\d.]+ times the median restarted loop's time/);
+    expect(done.stdout).toMatch(/their main threads' CPU, medians: the sync's [\d.]+ of [\d.]+ s, the loop's [\d.]+ of [\d.]+ s/);
     expect(scale!.restartedProcessResyncs).toHaveLength(4);
     for (const restarted of scale!.restartedProcessResyncs) expect(restarted.upstreamUnchanged).toBe(true);
     expect(scale!.restartedProcessLoops).toHaveLength(4);
