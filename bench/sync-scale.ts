@@ -24,7 +24,7 @@ import pg from 'pg';
 import { topics } from '@timetable/contracts';
 import { createKnex, migrateToLatest } from '@timetable/db';
 import { createLogger } from '@timetable/observability';
-import { createSyncService, keepWebAssemblyOnBaselineTier, SYNC_SCHEMA, syncMigrations, UPSTREAM_CONCURRENCY, type SyncRunResult } from '@timetable/sync';
+import { createSyncService, SYNC_SCHEMA, syncMigrations, UPSTREAM_CONCURRENCY, type SyncRunResult } from '@timetable/sync';
 import { bareFetch, hashesLastRead } from './support/bare-fetch.js';
 import { deployedNodeOptions } from '../scripts/stack/deployed-node-options.js';
 import { formatProfile, profileWhile, type ProfileSummary } from './support/cpu-profile.js';
@@ -32,6 +32,7 @@ import { median } from './support/median.js';
 import { PublishOnlyBus } from './support/publish-only-bus.js';
 import type { ReplayCounts } from './support/replaying-upstream.js';
 import { resultsDir } from './support/results-dir.js';
+import { tierLikeTheSyncProcess, WASM_OPTIMIZED } from './support/sync-process-tier.js';
 import { freePort, startSimulatorProcess, startUpstreamProcess, type UpstreamProcess } from './support/upstream-process.js';
 
 const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -57,12 +58,6 @@ const SYNC_PROCESS_OPTIONS = ['--expose-gc', ...SYNC_NODE_OPTIONS, ...process.ex
  * honours them.
  */
 const UPSTREAM_VALIDATORS = process.env.BENCH_UPSTREAM_VALIDATORS === '1';
-/**
- * BENCH_WASM_OPTIMIZED=1: the sync's processes (this scale's and those started afresh) leave V8 to recompile
- * WebAssembly with its optimizing compiler, as it does by default, instead of keeping it on the baseline
- * compiler as the sync's entry point does: what that setting saves.
- */
-const WASM_OPTIMIZED = process.env.BENCH_WASM_OPTIMIZED === '1';
 /**
  * BENCH_PROFILE=1: an unchanged re-sync and a pass of the fetching and hashing loop under the CPU profiler, back
  * to back after the warm steps, again each after a pause of its own after the measured pauses, and the first
@@ -701,8 +696,8 @@ function describe(report: ScaleReport): string {
 
 const one = process.env.BENCH_ONE_SCALE;
 if (one !== undefined) {
-  // As the sync's process sets it before it loads the service; the loops in this process run under it too.
-  if (!WASM_OPTIMIZED) keepWebAssemblyOnBaselineTier();
+  // The loops in this process run under it too.
+  tierLikeTheSyncProcess();
   await benchOneScale(Number(one));
 } else {
   const scales = (process.env.BENCH_SCALES ?? process.env.BENCH_SCALE ?? '10,100').split(',').map((scale) => Number(scale.trim()));

@@ -15,16 +15,16 @@
 import { readFile } from 'node:fs/promises';
 import { createKnex, migrateToLatest } from '@timetable/db';
 import { createLogger } from '@timetable/observability';
-import { createSyncService, keepWebAssemblyOnBaselineTier, SYNC_SCHEMA, syncMigrations, UPSTREAM_CONCURRENCY } from '@timetable/sync';
+import { createSyncService, SYNC_SCHEMA, syncMigrations, UPSTREAM_CONCURRENCY } from '@timetable/sync';
 import { bareFetch } from './bare-fetch.js';
 import { profileWhile } from './cpu-profile.js';
 import { mainThreadCpuSeconds } from './proc-cpu.js';
 import { PublishOnlyBus } from './publish-only-bus.js';
 import { requiredSetting } from './required-setting.js';
+import { tierLikeTheSyncProcess } from './sync-process-tier.js';
 
-// As the sync's process does before it loads the service (services/sync/src/main.ts), unless the bench measures
-// V8's default (BENCH_WASM_OPTIMIZED=1, inherited from it); the loop runs under the same.
-if (process.env.BENCH_WASM_OPTIMIZED !== '1') keepWebAssemblyOnBaselineTier();
+// The loop runs under it too.
+tierLikeTheSyncProcess();
 const addressesFile = process.env.RESTART_ADDRESSES;
 const profileFile = process.env.RESTART_PROFILE;
 const timeZone = requiredSetting('RESTART_TIME_ZONE');
