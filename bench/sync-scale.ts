@@ -32,7 +32,7 @@ import { median } from './support/median.js';
 import { PublishOnlyBus } from './support/publish-only-bus.js';
 import type { ReplayCounts } from './support/replaying-upstream.js';
 import { resultsDir } from './support/results-dir.js';
-import { tierLikeTheSyncProcess, WASM_OPTIMIZED } from './support/sync-process-tier.js';
+import { SYNC_PROCESS_V8_FLAGS, syncV8FlagsLine } from './support/sync-v8-flags.js';
 import { freePort, startSimulatorProcess, startUpstreamProcess, type UpstreamProcess } from './support/upstream-process.js';
 
 const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -48,10 +48,11 @@ const SYNC_TIME_ZONE = 'Europe/Berlin';
 const SYNC_NODE_OPTIONS = deployedNodeOptions('sync');
 /**
  * What each scale's process runs with: --expose-gc (each step starts after a full collection, so its peak is
- * less of what earlier steps left), the sync's Node options as deployed (its heap cap), and this process's own
- * (tsx). The simulator, a process of its own, runs without them.
+ * less of what earlier steps left), the sync's Node options as deployed (its heap cap), its V8 flags
+ * (support/sync-v8-flags.ts), and this process's own (tsx). The processes started afresh inherit them. The
+ * simulator, a process of its own, runs without them.
  */
-const SYNC_PROCESS_OPTIONS = ['--expose-gc', ...SYNC_NODE_OPTIONS, ...process.execArgv];
+const SYNC_PROCESS_OPTIONS = ['--expose-gc', ...SYNC_NODE_OPTIONS, ...SYNC_PROCESS_V8_FLAGS, ...process.execArgv];
 /**
  * BENCH_UPSTREAM_VALIDATORS=1: the simulator's group feeds carry ETags and answer 304 to a request naming the
  * current one (StarPlan sends no validators), to measure what conditional requests save where an upstream
@@ -501,7 +502,7 @@ async function addressesFile(addresses: readonly string[]): Promise<string> {
 
 /**
  * First runs in processes started for them (support/restarted-process-run.ts), with the options this process
- * runs with (the sync's as deployed and tsx; --expose-gc, which they do not use): the sync's first run, or the
+ * runs with (the sync's as deployed, its V8 flags and tsx; --expose-gc, which they do not use): the sync's first run, or the
  * first pass of the fetching and hashing loop over `addresses` (a file of them).
  */
 function restartedRunner(databaseUrl: string, upstreamUrl: string, upstreamCpuSeconds: () => Promise<number>, first: Step, addresses: string) {
@@ -696,8 +697,6 @@ function describe(report: ScaleReport): string {
 
 const one = process.env.BENCH_ONE_SCALE;
 if (one !== undefined) {
-  // The loops in this process run under it too.
-  tierLikeTheSyncProcess();
   await benchOneScale(Number(one));
 } else {
   const scales = (process.env.BENCH_SCALES ?? process.env.BENCH_SCALE ?? '10,100').split(',').map((scale) => Number(scale.trim()));
@@ -708,11 +707,7 @@ if (one !== undefined) {
       ? 'upstream: group feeds with ETags, 304 when unchanged (BENCH_UPSTREAM_VALIDATORS=1; StarPlan sends none)\n'
       : 'upstream: as StarPlan, no validators (BENCH_UPSTREAM_VALIDATORS=1 for an upstream that sends them)\n',
   );
-  process.stdout.write(
-    WASM_OPTIMIZED
-      ? 'sync processes: WebAssembly left to V8\'s optimizing compiler (BENCH_WASM_OPTIMIZED=1), not as the sync\'s entry point sets it\n'
-      : 'sync processes: WebAssembly kept on V8\'s baseline compiler, as the sync\'s entry point sets it (BENCH_WASM_OPTIMIZED=1 for V8\'s default)\n',
-  );
+  process.stdout.write(`${syncV8FlagsLine()}\n`);
   if (LOOP_RIGHT_AFTER) {
     process.stdout.write('a pass of the fetching and hashing loop right after the first sync (BENCH_LOOP_RIGHT_AFTER=1): the first re-sync follows it\n');
   }
@@ -755,7 +750,6 @@ if (one !== undefined) {
     busyUpstream: BUSY_UPSTREAM,
     loopRightAfter: LOOP_RIGHT_AFTER,
     restartRounds: RESTART_ROUNDS,
-    wasmOptimized: WASM_OPTIMIZED,
     // The code measured: HEAD, and whether the working tree differed from it, when the run started.
     ...measuredCode,
     // What the sync process ran with, so a run with options of its own is told from one as deployed.

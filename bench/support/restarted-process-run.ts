@@ -6,7 +6,7 @@
  * processes load the same modules and migrate the store, as the service starts, before the clock starts, so
  * only the run itself is timed, not the start-up (which here also compiles TypeScript).
  *
- * Run as a child with the sync's Node options: RESTART_DATABASE_URL (the bench's database), RESTART_UPSTREAM_URL,
+ * Run as a child with the sync's Node options and V8 flags: RESTART_DATABASE_URL (the bench's database), RESTART_UPSTREAM_URL,
  * RESTART_TIME_ZONE, and optionally RESTART_ADDRESSES (a JSON file listing the addresses to fetch and hash) and
  * RESTART_PROFILE (where to write a CPU profile of the run, which the profiler slows: such a run is no figure).
  * Prints one JSON line: the run's wall and CPU seconds (the process's and its main thread's), for the sync its
@@ -21,10 +21,6 @@ import { profileWhile } from './cpu-profile.js';
 import { mainThreadCpuSeconds } from './proc-cpu.js';
 import { PublishOnlyBus } from './publish-only-bus.js';
 import { requiredSetting } from './required-setting.js';
-import { tierLikeTheSyncProcess } from './sync-process-tier.js';
-
-// The loop runs under it too.
-tierLikeTheSyncProcess();
 const addressesFile = process.env.RESTART_ADDRESSES;
 const profileFile = process.env.RESTART_PROFILE;
 const timeZone = requiredSetting('RESTART_TIME_ZONE');

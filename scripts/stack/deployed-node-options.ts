@@ -1,10 +1,12 @@
 /**
- * The Node options a service runs with where it is deployed (its NODE_OPTIONS in deploy/k8s/base), so the local
- * stack runs it, and a bench measures it, as it runs there (today the sync's heap cap); deploy/test keeps
- * docker-compose in step with them.
+ * The Node options a service runs with where it is deployed, so the local stack runs it, and a bench measures
+ * it, as it runs there: its NODE_OPTIONS in deploy/k8s/base (today the sync's heap cap), and the V8 flags the
+ * image's entrypoint passes on node's command line because NODE_OPTIONS refuses them (today the sync's). deploy/test
+ * keeps docker-compose and the entrypoint in step with them.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { SYNC_V8_FLAGS } from '@timetable/sync';
 import { parseAllDocuments } from 'yaml';
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..');
@@ -21,4 +23,9 @@ export function deployedNodeOptions(service: string): string[] {
   const containers = manifests.find((manifest) => manifest.kind === 'Deployment')?.spec?.template?.spec?.containers ?? [];
   const value = containers.find((container) => container.name === service)?.env?.find((entry) => entry.name === 'NODE_OPTIONS')?.value;
   return value?.split(/\s+/).filter(Boolean) ?? [];
+}
+
+/** The V8 flags deploy/docker/run-service.sh starts the service's process with. */
+export function entrypointV8Flags(service: string): readonly string[] {
+  return service === 'sync' ? SYNC_V8_FLAGS : [];
 }

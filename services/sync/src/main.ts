@@ -1,7 +1,24 @@
 /** The sync process of the distributed mode (`npm run start:sync`): mirrors UPSTREAM_BASE_URL into Kafka. */
-import { keepWebAssemblyOnBaselineTier } from './baseline-wasm-tier.js';
+import { runService } from '@timetable/service-kit';
+import { loadSyncConfig } from './config.js';
+import { createSyncService } from './create-sync-service.js';
+import { syncMigrations, SYNC_SCHEMA } from './migrations/index.js';
+import { warnOfMissingSyncV8Flags } from './sync-v8-flags.js';
 
-// Before any module of the service is loaded, so that whatever WebAssembly they compile, at load or later
-// (undici's HTTP parser, today on the first request), is compiled under it.
-keepWebAssemblyOnBaselineTier();
-await import('./start-sync.js');
+runService({
+  name: 'sync',
+  loadConfig: loadSyncConfig,
+  store: { schema: SYNC_SCHEMA, migrations: syncMigrations },
+  build: ({ config, knex, bus, logger }) => {
+    warnOfMissingSyncV8Flags(logger);
+    return createSyncService({
+      knex,
+      bus,
+      logger,
+      upstreamBaseUrl: config.UPSTREAM_BASE_URL,
+      planningUnit: config.UPSTREAM_PU,
+      intervalSeconds: config.SYNC_INTERVAL_SECONDS,
+      timeZone: config.TIME_ZONE,
+    });
+  },
+});
