@@ -6,7 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { SYNC_V8_FLAGS } from '@timetable/sync';
+// The flags' own module: the service's index would load all of the sync for one list.
+import { SYNC_V8_FLAGS } from '@timetable/sync/v8-flags';
 import { parseAllDocuments } from 'yaml';
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..');
