@@ -3,8 +3,8 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SYNC_V8_FLAGS } from '@timetable/sync';
-import { entrypointV8Flags } from '../../scripts/stack/deployed-node-options.js';
+import { SYNC_V8_FLAGS } from '@timetable/sync/v8-flags';
+import { deployedNodeOptions, serviceNodeOptions } from '../../scripts/stack/deployed-node-options.js';
 import { fromRoot, SERVICES } from './support/paths.js';
 
 /**
@@ -27,7 +27,12 @@ describe("the sync's V8 flags", () => {
   it.each(SERVICES)("are what the image's entrypoint passes to node for %s, and only for the sync", (service) => {
     const flags = service === 'sync' ? SYNC_V8_FLAGS : [];
     expect(entrypointNodeArguments(service, '--an-argument')).toEqual([...flags, `/app/services/${service}/dist/main.js`, '--an-argument']);
-    expect(entrypointV8Flags(service)).toEqual(flags);
+  });
+
+  it.each(SERVICES)('are what npm run stack starts %s with, after its NODE_OPTIONS, as the image runs it', (service) => {
+    const entrypointFlags = entrypointNodeArguments(service).slice(0, -1);
+    expect(serviceNodeOptions(service)).toEqual([...deployedNodeOptions(service), ...entrypointFlags]);
+    if (service === 'sync') expect(serviceNodeOptions(service)).toEqual(expect.arrayContaining(['--max-old-space-size=384', ...SYNC_V8_FLAGS]));
   });
 
   it('are passed by npm run start:sync', () => {

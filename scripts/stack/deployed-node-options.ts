@@ -30,3 +30,8 @@ export function deployedNodeOptions(service: string): string[] {
 export function entrypointV8Flags(service: string): readonly string[] {
   return service === 'sync' ? SYNC_V8_FLAGS : [];
 }
+
+/** Everything the service's deployed process has on node's command line: its NODE_OPTIONS, then the entrypoint's V8 flags. */
+export function serviceNodeOptions(service: string): string[] {
+  return [...deployedNodeOptions(service), ...entrypointV8Flags(service)];
+}

@@ -19,9 +19,19 @@ import type { Logger } from '@timetable/observability';
 
 export const SYNC_V8_FLAGS: readonly string[] = ['--single-threaded-gc', '--liftoff-only'];
 
+/** Flags that set one of SYNC_V8_FLAGS too: `--single-threaded` keeps every V8 task off helper threads, the collector's included. */
+const IMPLIED_BY: Readonly<Record<string, readonly string[]>> = { '--single-threaded-gc': ['--single-threaded'] };
+
+/** V8 reads `_` and `-` in a flag's name alike: `--single_threaded_gc` is `--single-threaded-gc`. */
+function normalised(flag: string): string {
+  const [name = '', ...value] = flag.split('=');
+  return [name.replaceAll('_', '-'), ...value].join('=');
+}
+
 /** The flags of SYNC_V8_FLAGS this process was not started with (node's own options are in process.execArgv). */
 export function missingSyncV8Flags(execArgv: readonly string[] = process.execArgv): string[] {
-  return SYNC_V8_FLAGS.filter((flag) => !execArgv.includes(flag));
+  const given = new Set(execArgv.map(normalised));
+  return SYNC_V8_FLAGS.filter((flag) => !given.has(flag) && !(IMPLIED_BY[flag] ?? []).some((other) => given.has(other)));
 }
 
 /**

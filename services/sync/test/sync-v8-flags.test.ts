@@ -40,6 +40,13 @@ describe("the sync process's V8 flags", () => {
     expect(seen.backgroundMs).toBe(0);
   }, 30_000);
 
+  it("count as given when --single-threaded is, which keeps the collector's work on the main thread too", async () => {
+    const seen = await collections(['--single-threaded']);
+    expect(seen.scavenges).toBeGreaterThan(0);
+    expect(seen.backgroundMs).toBe(0);
+    expect(missingSyncV8Flags(['--single-threaded'])).not.toContain('--single-threaded-gc');
+  }, 30_000);
+
   it('are a change: without them V8 collects on helper threads too', async () => {
     const seen = await collections([]);
     expect(seen.scavenges).toBeGreaterThan(0);
@@ -58,6 +65,13 @@ describe("the sync process's V8 flags", () => {
     expect(missingSyncV8Flags([...SYNC_V8_FLAGS, '--max-old-space-size=384'])).toEqual([]);
     expect(missingSyncV8Flags(['--max-old-space-size=384', '--liftoff-only'])).toEqual(['--single-threaded-gc']);
     expect(missingSyncV8Flags([])).toEqual([...SYNC_V8_FLAGS]);
+  });
+
+  it('are recognised however V8 lets them be spelled, and where another flag sets them', () => {
+    expect(missingSyncV8Flags(['--single_threaded_gc', '--liftoff_only'])).toEqual([]);
+    expect(missingSyncV8Flags(['--single-threaded', '--liftoff-only'])).toEqual([]);
+    expect(missingSyncV8Flags(['--single-threaded'])).toEqual(['--liftoff-only']);
+    expect(missingSyncV8Flags(['--single-threaded-gc-ish', '--no-liftoff-only'])).toEqual([...SYNC_V8_FLAGS]);
   });
 
   it('are warned of at start when some are missing, and only then', () => {
