@@ -33,7 +33,8 @@ import { PublishOnlyBus } from './support/publish-only-bus.js';
 import type { ReplayCounts } from './support/replaying-upstream.js';
 import { resultsDir } from './support/results-dir.js';
 import { SYNC_PROCESS_V8_FLAGS, syncV8FlagsLine } from './support/sync-v8-flags.js';
-import { freePort, startSimulatorProcess, startUpstreamProcess, type UpstreamProcess } from './support/upstream-process.js';
+import { assertWarmedElsewhere, warmSimulator, type UpstreamWarmUp } from './support/warm-upstream.js';
+import { BUSY_SERVER_V8_FLAGS, freePort, startSimulatorProcess, startUpstreamProcess, type UpstreamProcess } from './support/upstream-process.js';
 
 const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const repoRoot = path.resolve(import.meta.dirname, '..');
@@ -105,6 +106,23 @@ const BUSY_UPSTREAM = process.env.BENCH_BUSY_UPSTREAM === '1';
  * warm the upstream for the other.
  */
 const LOOP_RIGHT_AFTER = process.env.BENCH_LOOP_RIGHT_AFTER === '1';
+/**
+ * BENCH_UPSTREAM_WARM_UP_PASSES (default 4; 0 as in the runs before 2026-12-05): passes over another term's
+ * group feeds before the first sync (support/warm-upstream.ts), so that the simulator serves the sync as a
+ * server long running would, not as a process still compiling its own code.
+ */
+const UPSTREAM_WARM_UP_PASSES = Number(process.env.BENCH_UPSTREAM_WARM_UP_PASSES ?? 4);
+if (!(Number.isInteger(UPSTREAM_WARM_UP_PASSES) && UPSTREAM_WARM_UP_PASSES >= 0)) {
+  throw new Error(`BENCH_UPSTREAM_WARM_UP_PASSES must be a whole number, got ${process.env.BENCH_UPSTREAM_WARM_UP_PASSES}`);
+}
+/** The warm-up reads at most this many feeds: as many as the sync's whole term at scale 10. */
+const UPSTREAM_WARM_UP_FEEDS = 720;
+/**
+ * BENCH_UPSTREAM_V8_FLAGS (space-separated; set and empty: V8's defaults, as in the runs before 2026-12-05): the
+ * simulator's V8 flags, by default those that keep it serving after the bench's pauses as a busy server would
+ * (support/upstream-process.ts). The pauses are the sync's; StarPlan, answering other clients, does not idle with it.
+ */
+const UPSTREAM_V8_FLAGS: readonly string[] = process.env.BENCH_UPSTREAM_V8_FLAGS === undefined ? BUSY_SERVER_V8_FLAGS : process.env.BENCH_UPSTREAM_V8_FLAGS.split(/\s+/).filter(Boolean);
 /**
  * BENCH_RESTART_ROUNDS (default 1): rounds of sync, loop, loop, sync in processes started afresh. Two first runs
  * of the same code differ by up to a half, more than warm runs do, so several rounds give medians to compare.
@@ -200,6 +218,8 @@ interface ScaleReport {
    */
   restartedProcessResyncs: RestartedSyncRun[];
   restartedProcessLoops: RestartedRun[];
+  /** The passes over another term that warmed the simulator before the first sync (BENCH_UPSTREAM_WARM_UP_PASSES). */
+  upstreamWarmUp?: UpstreamWarmUp;
   /** With BENCH_BUSY_UPSTREAM=1: the passes over every address the upstream served during each pause. */
   busyUpstreamPasses?: number[];
   /**
@@ -282,7 +302,7 @@ function runStep(step: Step, result: SyncRunResult): RunStep {
 async function benchOneScale(scale: number): Promise<void> {
   const logger = createLogger({ name: 'sync-bench', level: 'warn' });
   const port = await freePort();
-  const simulator = await startSimulatorProcess(port, scale, UPSTREAM_VALIDATORS);
+  const simulator = await startSimulatorProcess(port, scale, UPSTREAM_VALIDATORS, UPSTREAM_V8_FLAGS);
   const replayPort = UPSTREAM_REPLAY ? await freePort() : undefined;
   const replay = replayPort === undefined ? undefined : await startReplayingUpstream(replayPort, port).catch((error: unknown) => {
     simulator.stop();
@@ -329,6 +349,7 @@ async function benchOneScale(scale: number): Promise<void> {
       if (entityType) query.where({ entity_type: entityType });
       return Number((await query)[0]?.count ?? 0);
     };
+    const warmUp = UPSTREAM_WARM_UP_PASSES > 0 ? await warmSimulator(`http://127.0.0.1:${port}/splan`, UPSTREAM_WARM_UP_PASSES, UPSTREAM_WARM_UP_FEEDS, simulator.cpuSeconds) : undefined;
     const first = await measureStep(() => sync.runOnce());
     const publish = await measureStep(() => sync.relay.drain());
     const firstCounts = await replayMode('replay');
@@ -339,6 +360,7 @@ async function benchOneScale(scale: number): Promise<void> {
     // Read after the re-syncs in a plain run, so that nothing but the first sync comes between it and them.
     const storedHashes = await hashesLastRead(knex, simulatorUrl);
     const addresses = [...storedHashes.keys()];
+    if (warmUp) assertWarmedElsewhere(warmUp, addresses);
     const fetchAndHash = () => bareFetch(addresses, UPSTREAM_CONCURRENCY, { timeZone: SYNC_TIME_ZONE });
     await bareFetch(addresses, UPSTREAM_CONCURRENCY);
     const bare = await measureStep(() => bareFetch(addresses, UPSTREAM_CONCURRENCY));
@@ -423,6 +445,7 @@ async function benchOneScale(scale: number): Promise<void> {
       scale,
       events,
       entities,
+      ...(warmUp ? { upstreamWarmUp: warmUp } : {}),
       firstSync: runStep(first.step, first.result),
       publishOutbox: publish.step,
       ...(loopRightAfter ? { loopRightAfterFirstSync: { ...shareOfFirst(loopRightAfter.step, first.step), megabytes: loopRightAfter.result / 2 ** 20 } } : {}),
@@ -668,6 +691,12 @@ function describe(report: ScaleReport): string {
   ];
   return [
     `scale ${report.scale}: ${report.entities} entities, ${report.events} events`,
+    ...(report.upstreamWarmUp
+      ? [
+          `  upstream warmed on planning unit ${report.upstreamWarmUp.planningUnit} (${report.upstreamWarmUp.feeds} feeds), its CPU a pass: ` +
+            report.upstreamWarmUp.cpuSecondsPerPass.map((seconds) => `${seconds.toFixed(2)} s`).join(', '),
+        ]
+      : []),
     run('first sync', report.firstSync),
     `  publishing the outbox: ${report.publishOutbox.seconds.toFixed(1)} s, peak RSS ${report.publishOutbox.peakRssMb} MB`,
     ...(report.loopRightAfterFirstSync
@@ -708,6 +737,12 @@ if (one !== undefined) {
       : 'upstream: as StarPlan, no validators (BENCH_UPSTREAM_VALIDATORS=1 for an upstream that sends them)\n',
   );
   process.stdout.write(`${syncV8FlagsLine()}\n`);
+  process.stdout.write(
+    UPSTREAM_WARM_UP_PASSES > 0
+      ? `upstream: warmed before the first sync by ${UPSTREAM_WARM_UP_PASSES} passes over another term's group feeds (BENCH_UPSTREAM_WARM_UP_PASSES=0 for none)\n`
+      : 'upstream: not warmed before the first sync (BENCH_UPSTREAM_WARM_UP_PASSES=0): the simulator compiles its code while it serves the sync\n',
+  );
+  process.stdout.write(`upstream's V8 flags: ${UPSTREAM_V8_FLAGS.join(' ') || 'none (V8\'s defaults)'} (BENCH_UPSTREAM_V8_FLAGS to change them)\n`);
   if (LOOP_RIGHT_AFTER) {
     process.stdout.write('a pass of the fetching and hashing loop right after the first sync (BENCH_LOOP_RIGHT_AFTER=1): the first re-sync follows it\n');
   }
@@ -749,6 +784,8 @@ if (one !== undefined) {
     upstreamReplay: UPSTREAM_REPLAY,
     busyUpstream: BUSY_UPSTREAM,
     loopRightAfter: LOOP_RIGHT_AFTER,
+    upstreamWarmUpPasses: UPSTREAM_WARM_UP_PASSES,
+    upstreamV8Flags: UPSTREAM_V8_FLAGS,
     restartRounds: RESTART_ROUNDS,
     // The code measured: HEAD, and whether the working tree differed from it, when the run started.
     ...measuredCode,

@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { SYNC_V8_FLAGS } from '@timetable/sync';
+import { BUSY_SERVER_V8_FLAGS } from '../support/upstream-process.js';
 import { numberIn, runBench, type BenchRun } from './run-bench.js';
 
 let run: BenchRun | undefined;
@@ -54,6 +55,7 @@ interface SyncReport {
   scales: {
     scale: number;
     events: number;
+    upstreamWarmUp?: { planningUnit: number; feeds: number; cpuSecondsPerPass: number[] };
     firstSync: SyncStep;
     loopRightAfterFirstSync?: { seconds: number; shareOfFirst: number; megabytes: number };
     unchangedResync: SyncStep & { shareOfFirst: number };
@@ -133,13 +135,21 @@ describe('the benches (smoke runs)', () => {
     }
     // The sync's processes with its V8 flags, as the image's entrypoint starts it.
     expect(done.stdout).toContain(`sync processes' V8 flags, as the image's entrypoint passes them: ${SYNC_V8_FLAGS.join(' ')}`);
-    const result = await done.result<SyncReport & { commit: string | null; syncProcessOptions: string[] }>('sync-scale.json');
+    const result = await done.result<SyncReport & { commit: string | null; syncProcessOptions: string[]; upstreamV8Flags: string[] }>('sync-scale.json');
     expect(result.commit).toMatch(/^[0-9a-f]{40}$/);
     expect(result.syncProcessOptions).toEqual(expect.arrayContaining([...SYNC_V8_FLAGS]));
     const [scale] = result.scales;
     expect(scale?.scale).toBe(1);
     expect(scale!.events).toBeGreaterThan(0);
     expect(scale!.firstSync.feedsParsed).toBeGreaterThan(0);
+    // The simulator warmed before the first sync on another term's feeds (the bench throws should the sync
+    // have read that term), four passes by default.
+    expect(done.stdout).toContain('upstream: warmed before the first sync by 4 passes over another term\'s group feeds');
+    expect(done.stdout).toContain(`upstream's V8 flags: ${BUSY_SERVER_V8_FLAGS.join(' ')}`);
+    expect(result.upstreamV8Flags).toEqual([...BUSY_SERVER_V8_FLAGS]);
+    expect(scale!.upstreamWarmUp).toMatchObject({ feeds: scale!.firstSync.feedsParsed });
+    expect(scale!.upstreamWarmUp!.cpuSecondsPerPass).toHaveLength(4);
+    expect(done.stdout).toMatch(new RegExp(`upstream warmed on planning unit ${scale!.upstreamWarmUp!.planningUnit} \\(\\d+ feeds\\)`));
     // Unchanged, four times (two after idling): every feed skipped unparsed.
     expect(scale!.idleSeconds).toBe(1);
     expect(done.stdout).toContain('after idling 1 s before each, in the order re-sync, loop, loop, re-sync');
