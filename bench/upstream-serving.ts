@@ -14,6 +14,7 @@ import { UPSTREAM_CONCURRENCY } from '@timetable/sync';
 import { bareFetch } from './support/bare-fetch.js';
 import { median } from './support/median.js';
 import { resultsDir } from './support/results-dir.js';
+import { simulatorGroupIds, simulatorPlanningUnits } from './support/simulator-listing.js';
 import { freePort, startSimulatorProcess, startUpstreamProcess, type UpstreamProcess } from './support/upstream-process.js';
 
 const SCALE = Number(process.env.BENCH_SCALE ?? 10);
@@ -85,13 +86,12 @@ async function timedPass(server: UpstreamProcess, addresses: readonly string[]):
 
 /** The request targets of every group's feed in the term the simulator places today in. */
 async function currentFeedTargets(base: string): Promise<string[]> {
-  const units = (JSON.parse(Buffer.from(await (await fetch(`${base}/json?m=getpus`)).arrayBuffer()).toString('latin1')) as [{ id: number; startdate: string; enddate: string }[]])[0];
+  const units = await simulatorPlanningUnits(base);
   const today = new Date().toISOString().slice(0, 10);
   const current = units.find((unit) => unit.startdate <= today && today <= unit.enddate) ?? units.toSorted((a, b) => a.startdate.localeCompare(b.startdate)).at(-1);
   if (current === undefined) throw new Error('the simulator lists no planning unit');
-  const groups = (await (await fetch(`${base}/__admin/groups`)).json()) as { pgid: number }[];
   const basePath = new URL(base).pathname;
-  return groups.map(({ pgid }) => `${basePath}/ical?lan=de&puid=${current.id}&type=pg&pgid=${pgid}`);
+  return (await simulatorGroupIds(base)).map((pgid) => `${basePath}/ical?lan=de&puid=${current.id}&type=pg&pgid=${pgid}`);
 }
 
 /** Reads each target once, six at a time, and writes its bytes to a file of `directory`: `[target, contentType, file]`. */

@@ -12,6 +12,7 @@
  */
 import { groupCalendarUrl, UPSTREAM_CONCURRENCY } from '@timetable/sync';
 import { bareFetch } from './bare-fetch.js';
+import { simulatorGroupIds, simulatorPlanningUnits } from './simulator-listing.js';
 
 export interface UpstreamWarmUp {
   planningUnit: number;
@@ -20,20 +21,11 @@ export interface UpstreamWarmUp {
   cpuSecondsPerPass: number[];
 }
 
-interface PlanningUnit {
-  id: number;
-  startdate: string;
-}
-
 export async function warmSimulator(base: string, passes: number, maxFeeds: number, cpuSeconds: () => Promise<number>): Promise<UpstreamWarmUp> {
-  const listed = await fetch(`${base}/json?m=getpus`);
-  if (!listed.ok) throw new Error(`the simulator answered ${listed.status} to getpus`);
-  // StarPlan's JSON is Latin-1; the fields read here are ASCII either way.
-  const units = (JSON.parse(Buffer.from(await listed.arrayBuffer()).toString('latin1')) as [PlanningUnit[]])[0];
+  const units = await simulatorPlanningUnits(base);
   if (units.length < 2) throw new Error('the simulator lists a single planning unit: no term to warm it on but the sync\'s own');
   const earliest = units.toSorted((a, b) => a.startdate.localeCompare(b.startdate))[0]!;
-  const groups = (await (await fetch(`${base}/__admin/groups`)).json()) as { pgid: number }[];
-  const addresses = groups.slice(0, maxFeeds).map(({ pgid }) => groupCalendarUrl(base, earliest.id, pgid));
+  const addresses = (await simulatorGroupIds(base)).slice(0, maxFeeds).map((pgid) => groupCalendarUrl(base, earliest.id, pgid));
   const cpuSecondsPerPass: number[] = [];
   for (let pass = 0; pass < passes; pass += 1) {
     const before = await cpuSeconds();
