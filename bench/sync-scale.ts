@@ -22,9 +22,9 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { topics } from '@timetable/contracts';
-import { createKnex, migrateToLatest } from '@timetable/db';
+import { createKnex, migrateToLatest, openKeptConnections } from '@timetable/db';
 import { createLogger } from '@timetable/observability';
-import { createSyncService, SYNC_SCHEMA, syncMigrations, UPSTREAM_CONCURRENCY, type SyncRunResult } from '@timetable/sync';
+import { createSyncService, SYNC_CONNECTIONS_KEPT, SYNC_SCHEMA, syncMigrations, UPSTREAM_CONCURRENCY, type SyncRunResult } from '@timetable/sync';
 import { bareFetch, hashesLastRead } from './support/bare-fetch.js';
 import { deployedNodeOptions } from '../scripts/stack/deployed-node-options.js';
 import { formatProfile, profileWhile, type ProfileSummary } from './support/cpu-profile.js';
@@ -331,9 +331,11 @@ async function benchOneScale(scale: number): Promise<void> {
   await withAdmin((client) => client.query(`create database ${database}`));
   const url = new URL(adminUrl);
   url.pathname = `/${database}`;
-  const knex = createKnex({ connectionString: url.toString(), schema: SYNC_SCHEMA, poolMax: 5 });
+  const knex = createKnex({ connectionString: url.toString(), schema: SYNC_SCHEMA, poolMax: 5, connectionsKept: SYNC_CONNECTIONS_KEPT });
   try {
+    // As the service's store opens: migrated, then its kept connections opened.
     await migrateToLatest(knex, SYNC_SCHEMA, syncMigrations);
+    await openKeptConnections(knex);
     const sync = await createSyncService({
       knex,
       // Kafka in the distributed mode: what is published leaves the process (support/publish-only-bus.ts).

@@ -3,8 +3,9 @@
  * when the stored snapshot is current (an unchanged re-sync in a process whose code has run nothing yet; the
  * scheduler runs once at start), or, with RESTART_ADDRESSES, what the first pass of the fetching and hashing
  * loop costs in such a process: the least any client started afresh can do to read the same answers. Both
- * processes load the same modules and migrate the store, as the service starts, before the clock starts, so
- * only the run itself is timed, not the start-up (which here also compiles TypeScript).
+ * processes load the same modules and open the store as the service starts (migrated, its kept connections
+ * open) before the clock starts, so only the run itself is timed, not the start-up (which here also compiles
+ * TypeScript).
  *
  * Run as a child with the sync's Node options and V8 flags: RESTART_DATABASE_URL (the bench's database), RESTART_UPSTREAM_URL,
  * RESTART_TIME_ZONE, and optionally RESTART_ADDRESSES (a JSON file listing the addresses to fetch and hash) and
@@ -13,9 +14,9 @@
  * result, and the profile's summary.
  */
 import { readFile } from 'node:fs/promises';
-import { createKnex, migrateToLatest } from '@timetable/db';
 import { createLogger } from '@timetable/observability';
-import { createSyncService, SYNC_SCHEMA, syncMigrations, UPSTREAM_CONCURRENCY } from '@timetable/sync';
+import { openServiceStore } from '@timetable/service-kit';
+import { createSyncService, SYNC_CONNECTIONS_KEPT, SYNC_SCHEMA, syncMigrations, UPSTREAM_CONCURRENCY } from '@timetable/sync';
 import { bareFetch } from './bare-fetch.js';
 import { profileWhile } from './cpu-profile.js';
 import { mainThreadCpuSeconds } from './proc-cpu.js';
@@ -24,15 +25,21 @@ import { requiredSetting } from './required-setting.js';
 const addressesFile = process.env.RESTART_ADDRESSES;
 const profileFile = process.env.RESTART_PROFILE;
 const timeZone = requiredSetting('RESTART_TIME_ZONE');
-const knex = createKnex({ connectionString: requiredSetting('RESTART_DATABASE_URL'), schema: SYNC_SCHEMA, poolMax: 5 });
+const logger = createLogger({ name: 'sync-bench-restarted', level: 'warn' });
+// As the service's start opens it before its first run, so the run finds its connections open.
+const knex = await openServiceStore({
+  connectionString: requiredSetting('RESTART_DATABASE_URL'),
+  schema: SYNC_SCHEMA,
+  migrations: syncMigrations,
+  logger,
+  poolMax: 5,
+  connectionsKept: SYNC_CONNECTIONS_KEPT,
+});
 try {
-  // As the service's start does before its first run (its store is migrated on the pool the run then uses),
-  // so the first run does not pay for opening the database's first connection.
-  await migrateToLatest(knex, SYNC_SCHEMA, syncMigrations);
   const sync = await createSyncService({
     knex,
     bus: new PublishOnlyBus(),
-    logger: createLogger({ name: 'sync-bench-restarted', level: 'warn' }),
+    logger,
     upstreamBaseUrl: requiredSetting('RESTART_UPSTREAM_URL'),
     intervalSeconds: 3600,
     timeZone,

@@ -1,4 +1,4 @@
-export { createKnex, isDatabaseReachable, type KnexSettings } from './create-knex.js';
+export { createKnex, isDatabaseReachable, openKeptConnections, type KnexSettings } from './create-knex.js';
 export { withPooledConnection, type PooledConnection } from './pooled-connection.js';
 export { migrateToLatest, rollbackAll, type Migration, type MigrationSet } from './migrate.js';
 export { startEmbeddedPostgres, type EmbeddedPostgresSettings, type RunningEmbeddedPostgres } from './embedded-postgres.js';

@@ -9,6 +9,8 @@ export interface DistributedBackendSettings {
   databaseUrl: string;
   schema: string;
   migrations: MigrationSet;
+  /** Store connections kept open through idle periods, opened at start. */
+  connectionsKept?: number | undefined;
   kafkaBrokers: string[];
   schemaRegistryUrl?: string | undefined;
   topicPrefix?: string | undefined;
@@ -39,6 +41,7 @@ export async function openDistributedBackends(settings: DistributedBackendSettin
     connectionString: settings.databaseUrl,
     schema: settings.schema,
     migrations: settings.migrations,
+    ...(settings.connectionsKept === undefined ? {} : { connectionsKept: settings.connectionsKept }),
     logger: settings.logger,
   });
   const bus = new KafkaBus({

@@ -23,8 +23,11 @@ export interface RunServiceOptions<C extends ServiceProcessConfig> {
   name: string;
   /** The service's config loader; an invalid variable ends the process with code 2 and the variable's name. */
   loadConfig: () => C;
-  /** The service's own schema and its migrations, run before `build`. */
-  store: { schema: string; migrations: MigrationSet };
+  /**
+   * The service's own schema and its migrations, run before `build`; for a service whose work comes minutes
+   * apart, the connections its store keeps open (opened at start) so that work does not open them each time.
+   */
+  store: { schema: string; migrations: MigrationSet; connectionsKept?: number };
   build(context: ServiceBuildContext<C>): Promise<ServiceModule>;
 }
 
@@ -45,6 +48,7 @@ export function runService<C extends ServiceProcessConfig>(options: RunServiceOp
         databaseUrl: config.DATABASE_URL,
         schema: options.store.schema,
         migrations: options.store.migrations,
+        connectionsKept: options.store.connectionsKept,
         kafkaBrokers: config.KAFKA_BROKERS,
         schemaRegistryUrl: config.SCHEMA_REGISTRY_URL,
         topicPrefix: config.KAFKA_TOPIC_PREFIX,

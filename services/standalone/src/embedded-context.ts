@@ -15,8 +15,11 @@ export interface EmbeddedContext {
   cache: Cache;
   rateLimiter: RateLimiter;
   identity: DeveloperIdentity;
-  /** A knex on the service's own schema, migrated to latest; closed by the root on shutdown. */
-  openStore(schema: string, migrations: MigrationSet): Promise<Knex>;
+  /**
+   * A knex on the service's own schema, migrated to latest, with `connectionsKept` connections open and kept
+   * (none unless given); closed by the root on shutdown.
+   */
+  openStore(schema: string, migrations: MigrationSet, options?: { connectionsKept?: number }): Promise<Knex>;
   close(): Promise<void>;
 }
 
@@ -30,8 +33,8 @@ export function createEmbeddedContext(config: StandaloneConfig, logger: Logger, 
     rateLimiter: new MemoryRateLimiter(),
     // One process: the identity secret never leaves it, so a fresh random one per start is enough.
     identity: new DeveloperIdentity(randomBytes(32).toString('hex')),
-    async openStore(schema, migrations) {
-      const knex = await openServiceStore({ connectionString, schema, migrations, logger, poolMax: 5 });
+    async openStore(schema, migrations, options = {}) {
+      const knex = await openServiceStore({ connectionString, schema, migrations, logger, poolMax: 5, ...options });
       stores.push(knex);
       return knex;
     },

@@ -4,7 +4,7 @@ import type { KeyVerifier } from '@timetable/contracts';
 import { createDeveloperAuthService, DEVELOPER_AUTH_SCHEMA, developerAuthMigrations } from '@timetable/developer-auth';
 import type { ServiceModule } from '@timetable/http';
 import { startSimulator } from '@timetable/starplan-sim';
-import { createSyncService, SYNC_SCHEMA, syncMigrations, type SyncService } from '@timetable/sync';
+import { createSyncService, SYNC_CONNECTIONS_KEPT, SYNC_SCHEMA, syncMigrations, type SyncService } from '@timetable/sync';
 import { createWebhookService, webhookMigrations, webhookSettingsFrom, WEBHOOKS_SCHEMA } from '@timetable/webhook-dispatcher';
 import type { EmbeddedContext } from './embedded-context.js';
 import { embeddedSecretsKey } from './webhook-secrets-key.js';
@@ -70,7 +70,7 @@ async function buildSync(context: EmbeddedContext): Promise<SyncService> {
     ? undefined
     : await startSimulator({ port: 0, onError: (error) => context.logger.error({ err: error }, 'the built-in StarPlan simulator could not build an answer') });
   const sync = await createSyncService({
-    knex: await context.openStore(SYNC_SCHEMA, syncMigrations),
+    knex: await context.openStore(SYNC_SCHEMA, syncMigrations, { connectionsKept: SYNC_CONNECTIONS_KEPT }),
     bus: context.bus,
     logger: context.logger,
     upstreamBaseUrl: config.UPSTREAM_BASE_URL ?? simulator?.url ?? '',

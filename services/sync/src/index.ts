@@ -1,5 +1,6 @@
 export { createSyncService, type SyncService, type SyncServiceDeps } from './create-sync-service.js';
 export { syncMigrations, SYNC_SCHEMA } from './migrations/index.js';
+export { SYNC_CONNECTIONS_KEPT } from './store-connections.js';
 export type { SyncRunResult } from './features/runs/sync-runner.js';
 export type { PairError, SyncRunStatus } from './features/runs/sync-run-store.js';
 export { uuidV5, TIMETABLE_NAMESPACE } from './features/normalise/uuid-v5.js';

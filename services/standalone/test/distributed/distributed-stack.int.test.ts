@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKnex, type Knex } from '@timetable/db';
-import { SYNC_V8_FLAGS } from '@timetable/sync';
+import { SYNC_CONNECTIONS_KEPT, SYNC_V8_FLAGS } from '@timetable/sync';
 import { testInfrastructure } from '@timetable/testing';
 import { verifyWebhookSignature } from '@timetable/webhook-dispatcher';
 import { startStack, type RunningStack } from '../../../../scripts/stack/start-stack.js';
@@ -28,7 +28,8 @@ beforeAll(async () => {
     // The receiver listens on loopback, which the address rules refuse unless listed.
     env: { LOG_LEVEL: 'info', SYNC_INTERVAL_SECONDS: '2', DELIVERY_INTERVAL_SECONDS: '1', RATE_LIMITS: '1000000/1s', WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8' },
   });
-  syncStore = createKnex({ connectionString: stack.databaseUrls.sync ?? '', schema: 'sync', poolMax: 2 });
+  // Named apart from the sync's own connections, which a test below counts.
+  syncStore = createKnex({ connectionString: stack.databaseUrls.sync ?? '', schema: 'sync', poolMax: 2, applicationName: 'distributed-stack-test' });
 }, 300_000);
 
 afterAll(async () => {
@@ -134,6 +135,19 @@ describe('distributed stack (one process per service, Kafka + registry, PostgreS
     for (const flag of SYNC_V8_FLAGS) expect(commandLine).toContain(flag);
     await eventually('the sync\'s first run', catalogMatchesSnapshot);
     expect(readFileSync(sync.logFile, 'utf8')).not.toContain('missingV8Flags');
+  });
+
+  it("opens the sync's kept store connections at start, so its runs find them open", async () => {
+    await eventually('the sync\'s first run', catalogMatchesSnapshot);
+    // backend_start is PostgreSQL's clock, started_at the sync's: both this machine's.
+    const { rows } = await syncStore.raw<{ rows: { predating: number }[] }>(
+      `select count(*) filter (where backend_start < (select min(started_at) from sync_runs))::int as predating
+         from pg_stat_activity where datname = current_database() and application_name = 'timetable-sync'`,
+    );
+    // A connection opened beside the kept ones (a read of the sync's routes during a run) may outlive one of
+    // them in the pool, so the count allows for one. A sync that opened none at start would have two at most
+    // from before its first run: its migration's, and one for the run's lock while the relay polled.
+    expect(rows[0]!.predating).toBeGreaterThanOrEqual(SYNC_CONNECTIONS_KEPT - 1);
   });
 
   it('delivers a churned change, signed, to a global webhook', async () => {
