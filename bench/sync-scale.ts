@@ -22,8 +22,9 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { topics } from '@timetable/contracts';
-import { createKnex, migrateToLatest, openKeptConnections } from '@timetable/db';
+import type { Knex } from '@timetable/db';
 import { createLogger } from '@timetable/observability';
+import { openServiceStore } from '@timetable/service-kit';
 import { createSyncService, SYNC_CONNECTIONS_KEPT, SYNC_SCHEMA, syncMigrations, UPSTREAM_CONCURRENCY, type SyncRunResult } from '@timetable/sync';
 import { bareFetch, hashesLastRead } from './support/bare-fetch.js';
 import { deployedNodeOptions } from '../scripts/stack/deployed-node-options.js';
@@ -331,11 +332,17 @@ async function benchOneScale(scale: number): Promise<void> {
   await withAdmin((client) => client.query(`create database ${database}`));
   const url = new URL(adminUrl);
   url.pathname = `/${database}`;
-  const knex = createKnex({ connectionString: url.toString(), schema: SYNC_SCHEMA, poolMax: 5, connectionsKept: SYNC_CONNECTIONS_KEPT });
+  let store: Knex | undefined;
   try {
-    // As the service's store opens: migrated, then its kept connections opened.
-    await migrateToLatest(knex, SYNC_SCHEMA, syncMigrations);
-    await openKeptConnections(knex);
+    // Opened as the service opens it: migrated, its kept connections open.
+    const knex = (store = await openServiceStore({
+      connectionString: url.toString(),
+      schema: SYNC_SCHEMA,
+      migrations: syncMigrations,
+      logger,
+      poolMax: 5,
+      connectionsKept: SYNC_CONNECTIONS_KEPT,
+    }));
     const sync = await createSyncService({
       knex,
       // Kafka in the distributed mode: what is published leaves the process (support/publish-only-bus.ts).
@@ -473,7 +480,7 @@ async function benchOneScale(scale: number): Promise<void> {
     };
     process.stdout.write(`${RESULT_PREFIX}${JSON.stringify(report)}\n`);
   } finally {
-    await knex.destroy();
+    await store?.destroy();
     await withAdmin((client) => client.query(`drop database if exists ${database} with (force)`));
     replay?.stop();
     simulator.stop();

@@ -1,25 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadStandaloneConfig, startEmbeddedSystem, type RunningSystem } from '@timetable/standalone';
-import { captureLogger, createTestDatabase, type TestDatabase } from '@timetable/testing';
+import type { RunningSystem } from '@timetable/standalone';
+import { startEmbeddedOnTestDatabase, type EmbeddedOnTestDatabase } from '../../services/standalone/test/support/embedded-on-test-database.js';
 import { alertExpressions, dashboardExpressions, readAlertRules } from './support/observability-queries.js';
 import { exposedMetricNames, metricNamesIn } from './support/promql-metric-names.js';
 
 const FIRST_SYNC_TIMEOUT_MS = 60_000;
 
-let database: TestDatabase;
+let embedded: EmbeddedOnTestDatabase;
 let system: RunningSystem;
 
 /** Every service shares one registry in the embedded mode, so one /metrics shows what all of them export. */
 beforeAll(async () => {
-  database = await createTestDatabase();
-  const config = loadStandaloneConfig({ PORT: '0', DATABASE_URL: database.connectionString, SYNC_INTERVAL_SECONDS: '86400', LOG_LEVEL: 'fatal' });
-  system = await startEmbeddedSystem(config, captureLogger('fatal').logger);
+  embedded = await startEmbeddedOnTestDatabase({ SYNC_INTERVAL_SECONDS: '86400' });
+  system = embedded.system;
   await waitForFirstSync(system.url);
 });
 
 afterAll(async () => {
-  await system?.stop();
-  await database?.drop();
+  await embedded?.stop();
 });
 
 async function waitForFirstSync(baseUrl: string): Promise<void> {

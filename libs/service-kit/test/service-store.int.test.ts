@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MigrationSet } from '@timetable/db';
-import { captureLogger, createTestDatabase, type TestDatabase } from '@timetable/testing';
+import { captureLogger, createTestDatabase, testInfrastructure, type TestDatabase } from '@timetable/testing';
 import { openServiceStore } from '../src/service-store.js';
 
 const migrations: MigrationSet = {
@@ -17,8 +17,8 @@ let database: TestDatabase;
 // A role PostgreSQL lets open two connections at most.
 const role = `tt_limited_${randomBytes(4).toString('hex')}`;
 
-async function asAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: database.connectionString });
+async function asAdmin<T>(work: (client: pg.Client) => Promise<T>, connectionString = database.connectionString): Promise<T> {
+  const client = new pg.Client({ connectionString });
   await client.connect();
   try {
     return await work(client);
@@ -35,8 +35,9 @@ beforeAll(async () => {
   await asAdmin((client) => client.query(`create role ${role} login connection limit 2; grant all on database ${new URL(database.connectionString).pathname.slice(1)} to ${role}`));
 });
 afterAll(async () => {
+  // The database first: the role's grant on it and what it created there go with it, so the role can go too.
   await database?.drop();
-  await asAdmin((client) => client.query(`drop role if exists ${role}`)).catch(() => undefined);
+  await asAdmin((client) => client.query(`drop role if exists ${role}`), testInfrastructure().databaseUrl);
 });
 
 describe('a service store with kept connections', () => {

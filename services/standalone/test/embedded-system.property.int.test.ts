@@ -1,18 +1,17 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadStandaloneConfig, startEmbeddedSystem, type RunningSystem } from '@timetable/standalone';
-import { captureLogger, createTestDatabase, type TestDatabase } from '@timetable/testing';
+import type { RunningSystem } from '@timetable/standalone';
 import { expectDocumentedAnswer, randomRequest } from '../../gateway/test/support/random-requests.js';
+import { startEmbeddedOnTestDatabase, type EmbeddedOnTestDatabase } from './support/embedded-on-test-database.js';
 
-let database: TestDatabase;
+let embedded: EmbeddedOnTestDatabase;
 let system: RunningSystem;
 let apiKey: string;
 let developerId: string;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  const config = loadStandaloneConfig({ PORT: '0', DATABASE_URL: database.connectionString, RATE_LIMITS: '100000/1s', LOG_LEVEL: 'fatal' });
-  system = await startEmbeddedSystem(config, captureLogger('fatal').logger);
+  embedded = await startEmbeddedOnTestDatabase({ RATE_LIMITS: '100000/1s' });
+  system = embedded.system;
   const registered = await fetch(`${system.url}/v1/timetable/developers/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -23,8 +22,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await system?.stop();
-  await database?.drop();
+  await embedded?.stop();
 });
 
 describe('any request to the real embedded system', () => {

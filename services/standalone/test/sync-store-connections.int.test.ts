@@ -5,26 +5,21 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { loadStandaloneConfig, startEmbeddedSystem, type RunningSystem } from '@timetable/standalone';
 import { SYNC_CONNECTIONS_KEPT } from '@timetable/sync';
-import { captureLogger, createTestDatabase, type TestDatabase } from '@timetable/testing';
+import { startEmbeddedOnTestDatabase, type EmbeddedOnTestDatabase } from './support/embedded-on-test-database.js';
 
-let database: TestDatabase;
-let system: RunningSystem;
+let embedded: EmbeddedOnTestDatabase;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  const config = loadStandaloneConfig({ PORT: '0', DATABASE_URL: database.connectionString, SYNC_INTERVAL_SECONDS: '86400', LOG_LEVEL: 'fatal' });
-  system = await startEmbeddedSystem(config, captureLogger('fatal').logger);
-  await system.firstSyncPublished();
+  embedded = await startEmbeddedOnTestDatabase({ SYNC_INTERVAL_SECONDS: '86400' });
+  await embedded.system.firstSyncPublished();
 });
 afterAll(async () => {
-  await system?.stop();
-  await database?.drop();
+  await embedded?.stop();
 });
 
 it("opens the sync's kept connections at start and keeps them through its first run", async () => {
-  const client = new pg.Client({ connectionString: database.connectionString });
+  const client = new pg.Client({ connectionString: embedded.database.connectionString });
   await client.connect();
   try {
     // backend_start is PostgreSQL's clock, started_at the sync's: both this machine's.
