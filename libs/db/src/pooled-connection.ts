@@ -1,8 +1,18 @@
 import type { Knex } from 'knex';
 
+/** A statement with the longest the client waits for its answer (node-postgres's `query_timeout`). */
+export interface TimedStatement {
+  text: string;
+  values?: readonly unknown[];
+  /** Milliseconds; past them the query fails with "Query read timeout" and the connection is left mid-query. */
+  query_timeout: number;
+}
+
 /** A connection of knex's pool, as node-postgres's client answers a query: text and its values. */
 export interface PooledConnection {
   query<Row = Record<string, unknown>>(sql: string, values?: readonly unknown[]): Promise<{ rows: Row[] }>;
+  query<Row = Record<string, unknown>>(statement: TimedStatement): Promise<{ rows: Row[] }>;
+  end(): Promise<void>;
 }
 
 /**
@@ -17,5 +27,24 @@ export async function withPooledConnection<T>(knex: Knex, work: (connection: Poo
     return await work(connection);
   } finally {
     await knex.client.releaseConnection(connection);
+  }
+}
+
+/**
+ * Ends the connection's session, for a connection whose state is no longer known (a statement that failed or
+ * got no answer): the server frees what the session held (a session advisory lock, an open transaction) once it
+ * sees the connection close, and knex marks an ended connection so that the pool drops it instead of handing
+ * it out again. node-postgres closes the socket at once when a query is still waiting for its answer, and says
+ * goodbye first otherwise; that goodbye is not waited for longer than `waitMs`.
+ */
+export async function endSession(connection: PooledConnection, waitMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, waitMs);
+  });
+  try {
+    await Promise.race([connection.end().catch(() => undefined), waited]);
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -2,12 +2,16 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 
 /**
  * A TCP hop in front of a real service that a test can cut: `block()` drops every open connection and
- * refuses new ones (as a service that went away would), `unblock()` lets traffic through again. The service
- * itself is never touched, so other test files using it are unaffected.
+ * refuses new ones (as a service that went away would), `unblock()` lets traffic through again. `stall()`
+ * keeps every connection open but forwards nothing, as a network that loses packets without a word (the
+ * peers see no close, only silence), and `resume()` forwards again. A peer that closes its side is still
+ * closed on the other. The service itself is never touched, so other test files using it are unaffected.
  */
 export class TcpProxy {
   private blocked = false;
+  private stalled = false;
   private readonly sockets = new Set<Socket>();
+  private readonly pairs = new Set<[client: Socket, upstream: Socket]>();
 
   private constructor(
     private readonly server: Server,
@@ -44,6 +48,23 @@ export class TcpProxy {
     this.blocked = false;
   }
 
+  stall(): void {
+    if (this.stalled) return;
+    this.stalled = true;
+    for (const [client, upstream] of this.pairs) {
+      client.unpipe(upstream);
+      upstream.unpipe(client);
+      client.pause();
+      upstream.pause();
+    }
+  }
+
+  resume(): void {
+    if (!this.stalled) return;
+    this.stalled = false;
+    for (const [client, upstream] of this.pairs) forward(client, upstream);
+  }
+
   async close(): Promise<void> {
     this.block();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
@@ -55,15 +76,23 @@ export class TcpProxy {
       return;
     }
     const upstream = connect(targetPort, targetHost);
-    for (const socket of [client, upstream]) {
+    const pair: [Socket, Socket] = [client, upstream];
+    this.pairs.add(pair);
+    for (const socket of pair) {
       this.sockets.add(socket);
       socket.on('error', () => undefined);
       socket.once('close', () => {
         this.sockets.delete(socket);
+        this.pairs.delete(pair);
         (socket === client ? upstream : client).destroy();
       });
     }
-    client.pipe(upstream);
-    upstream.pipe(client);
+    if (this.stalled) client.pause();
+    else forward(client, upstream);
   }
+}
+
+function forward(client: Socket, upstream: Socket): void {
+  client.pipe(upstream);
+  upstream.pipe(client);
 }

@@ -90,7 +90,7 @@ export class SyncRunner {
   }
 
   private async lockedRun(): Promise<SyncRunResult> {
-    const result = await withAdvisoryLock(this.deps.knex, LOCK_NAME, () => this.run());
+    const result = await withAdvisoryLock(this.deps.knex, LOCK_NAME, () => this.run(), { logger: this.deps.logger });
     if (result) return result;
     this.deps.logger.info('another replica is syncing; skipping this run');
     return { syncRunId: null, status: 'skipped', planningUnitId: null, ...NO_CHANGES, errors: [], ...NOTHING_READ };
