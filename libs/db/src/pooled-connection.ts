@@ -30,14 +30,21 @@ export async function withPooledConnection<T>(knex: Knex, work: (connection: Poo
   }
 }
 
+/** knex's mark on a connection its pool must not hand out again; knex sets it when a connection errs or ends. */
+interface KnexMarked {
+  __knex__disposed?: unknown;
+}
+
 /**
  * Ends the connection's session, for a connection whose state is no longer known (a statement that failed or
  * got no answer): the server frees what the session held (a session advisory lock, an open transaction) once it
- * sees the connection close, and knex marks an ended connection so that the pool drops it instead of handing
- * it out again. node-postgres closes the socket at once when a query is still waiting for its answer, and says
- * goodbye first otherwise; that goodbye is not waited for longer than `waitMs`.
+ * sees the connection close. node-postgres closes the socket at once when a query is still waiting for its
+ * answer, and says goodbye first otherwise; that goodbye is not waited for longer than `waitMs`. The connection is
+ * marked for knex's pool first, so that it is dropped when next asked for rather than handed out again even if
+ * the goodbye has not finished by the time it is released; knex logs `reason` when it drops it.
  */
-export async function endSession(connection: PooledConnection, waitMs: number): Promise<void> {
+export async function endSession(connection: PooledConnection, reason: string, waitMs: number): Promise<void> {
+  (connection as PooledConnection & KnexMarked).__knex__disposed ??= reason;
   let timer: NodeJS.Timeout | undefined;
   const waited = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, waitMs);

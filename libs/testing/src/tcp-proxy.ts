@@ -3,9 +3,11 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 /**
  * A TCP hop in front of a real service that a test can cut: `block()` drops every open connection and
  * refuses new ones (as a service that went away would), `unblock()` lets traffic through again. `stall()`
- * keeps every connection open but forwards nothing, as a network that loses packets without a word (the
- * peers see no close, only silence), and `resume()` forwards again. A peer that closes its side is still
- * closed on the other. The service itself is never touched, so other test files using it are unaffected.
+ * keeps every connection open but forwards nothing, so that each side's requests go unanswered with no close
+ * (as behind a network that went silent; the kernels still acknowledge what is sent, so TCP's own timeouts are
+ * not exercised), and `resume()` forwards what waited. A side that closes is closed on the other at once when
+ * nothing it sent is waiting, and otherwise once `resume()` has forwarded that first. The service itself is
+ * never touched, so other test files using it are unaffected.
  */
 export class TcpProxy {
   private blocked = false;

@@ -9,7 +9,7 @@ import { captureLogger, createTestDatabase, TcpProxy, type TestDatabase } from '
 import { withAdvisoryLock } from '../src/features/runs/advisory-lock.js';
 
 const LOCK = 'advisory-lock-test';
-const TIMEOUT_MS = 300;
+const TIMEOUT_MS = 1000;
 
 let database: TestDatabase;
 let proxy: TcpProxy;
@@ -37,6 +37,15 @@ afterAll(async () => {
 const lockAndRun = <T>(knex: Knex, work: () => Promise<T>) => withAdvisoryLock(knex, LOCK, work, { logger, statementTimeoutMs: TIMEOUT_MS });
 /** Whether another replica can take the lock now (taken and released again at once). */
 const freeForOthers = async () => (await lockAndRun(direct, async () => true)) === true;
+/** The session that holds the lock now, seen from another: advisory locks are per database, and this one is the file's own. */
+const holder = async () => {
+  const { rows } = await direct.raw<{ rows: { pid: number }[] }>(
+    "select pid from pg_locks where locktype = 'advisory' and granted and database = (select oid from pg_database where datname = current_database())",
+  );
+  return rows.map((row) => row.pid);
+};
+const sessionAlive = async (pid: number) => (await direct.raw<{ rows: unknown[] }>('select 1 from pg_stat_activity where pid = ?', [pid])).rows.length > 0;
+const unlockWarnings = () => lines().filter((line) => line.msg === 'the advisory lock could not be released; ending its session' && line.lock === LOCK).length;
 
 describe('the advisory lock on a connection that stopped answering', () => {
   it('fails the try-lock after its timeout, and the session it was sent on never gets to hold the lock', async () => {
@@ -54,25 +63,34 @@ describe('the advisory lock on a connection that stopped answering', () => {
     expect(await lockAndRun(throughProxy, async () => 'again')).toBe('again');
   });
 
-  it('gives the work its outcome when the unlock goes unanswered, and the lock is free once the network is back', async () => {
+  it('gives the work its outcome when the unlock goes unanswered, and ends the session that held the lock', async () => {
+    const warningsBefore = unlockWarnings();
+    let lockSession: number | undefined;
     const outcome = await lockAndRun(throughProxy, async () => {
+      [lockSession] = await holder();
       proxy.stall();
       return 'committed';
     });
     expect(outcome).toBe('committed');
-    expect(lines().some((line) => line.msg === 'the advisory lock could not be released; ending its session, which frees it' && line.lock === LOCK)).toBe(true);
+    expect(unlockWarnings()).toBe(warningsBefore + 1);
 
+    // Once the network is back the late unlock would free the lock on its own; the session must end as well,
+    // so that a connection in an unknown state is not kept.
     proxy.resume();
-    await expect.poll(freeForOthers, { timeout: 5000, interval: 100 }).toBe(true);
+    expect(lockSession).toBeTypeOf('number');
+    await expect.poll(() => sessionAlive(lockSession!), { timeout: 5000, interval: 100 }).toBe(false);
+    expect(await freeForOthers()).toBe(true);
     expect(await lockAndRun(throughProxy, async () => 'again')).toBe('again');
   });
 
   it("keeps the work's own failure when the unlock fails after it", async () => {
+    const warningsBefore = unlockWarnings();
     const failing = lockAndRun(throughProxy, async () => {
       proxy.stall();
       throw new Error('the run failed');
     });
     await expect(failing).rejects.toThrow('the run failed');
+    expect(unlockWarnings()).toBe(warningsBefore + 1);
     proxy.resume();
     await expect.poll(freeForOthers, { timeout: 5000, interval: 100 }).toBe(true);
   });
@@ -81,8 +99,7 @@ describe('the advisory lock on a connection that stopped answering', () => {
     const holders = new Set<number>();
     for (let run = 0; run < 3; run += 1) {
       await lockAndRun(throughProxy, async () => {
-        const { rows } = await direct.raw<{ rows: { pid: number }[] }>("select pid from pg_locks where locktype = 'advisory' and granted and database = (select oid from pg_database where datname = current_database())");
-        for (const { pid } of rows) holders.add(pid);
+        for (const pid of await holder()) holders.add(pid);
       });
     }
     expect(await freeForOthers()).toBe(true);

@@ -31,7 +31,7 @@ export async function withAdvisoryLock<T>(knex: Knex, name: string, work: () => 
     try {
       locked = await answer(connection, 'select pg_try_advisory_lock(hashtext($1)) as answer', name, timeoutMs);
     } catch (error) {
-      await endSession(connection, timeoutMs);
+      await endSession(connection, `the advisory lock "${name}" could not be taken: ${(error as Error).message}`, timeoutMs);
       throw new Error(`could not take the advisory lock "${name}": ${(error as Error).message}`, { cause: error });
     }
     if (!locked) return undefined;
@@ -51,8 +51,8 @@ async function unlock(connection: PooledConnection, name: string, timeoutMs: num
   } catch (error) {
     failure = (error as Error).message;
   }
-  logger.warn({ lock: name, error: failure }, 'the advisory lock could not be released; ending its session, which frees it');
-  await endSession(connection, timeoutMs);
+  logger.warn({ lock: name, error: failure }, 'the advisory lock could not be released; ending its session');
+  await endSession(connection, `the advisory lock "${name}" could not be released: ${failure}`, timeoutMs);
 }
 
 async function answer(connection: PooledConnection, text: string, name: string, timeoutMs: number): Promise<boolean> {
