@@ -13,8 +13,7 @@ export interface KnexSettings {
   /**
    * Connections the pool keeps open however long they idle (its minimum; none by default): for a service
    * whose work comes minutes apart, longer than the pool's idle timeout, and should not open its
-   * connections each time. `openKeptConnections` opens them ahead of that work. The server is asked to probe
-   * every connection of such a pool (SERVER_SIDE_KEEPALIVE).
+   * connections each time. `openKeptConnections` opens them ahead of that work.
    */
   connectionsKept?: number;
   applicationName?: string;
@@ -23,24 +22,6 @@ export interface KnexSettings {
 }
 
 const KEEP_ALIVE_DELAY_MS = 60_000;
-
-/**
- * Asked of the server for each connection of a pool that keeps its connections: probe the client from 60 s of
- * silence on, every 10 s, and give it up after 6 unanswered probes (about two minutes). Such a session lives for
- * minutes and may hold state between statements (the sync's run lock); a client that vanished without its close
- * reaching the server (a partition longer than the client's kernel retries the close) would otherwise keep it,
- * with what it holds, for the server's default: the kernel's two hours, then its probes. The settings are the
- * session's own and apply to TCP connections only.
- */
-const SERVER_SIDE_KEEPALIVE = 'set tcp_keepalives_idle = 60; set tcp_keepalives_interval = 10; set tcp_keepalives_count = 6';
-
-interface NewConnection {
-  query(sql: string, callback: (error?: Error) => void): void;
-}
-
-function askServerToProbe(connection: NewConnection, done: (error: Error | null, connection: NewConnection) => void): void {
-  connection.query(SERVER_SIDE_KEEPALIVE, (error) => done(error ?? null, connection));
-}
 
 export function createKnex(settings: KnexSettings): Knex {
   return knexFactory({
@@ -55,11 +36,7 @@ export function createKnex(settings: KnexSettings): Knex {
       keepAliveInitialDelayMillis: KEEP_ALIVE_DELAY_MS,
     },
     searchPath: [settings.schema, 'public'],
-    pool: {
-      min: settings.connectionsKept ?? 0,
-      max: settings.poolMax ?? 10,
-      ...(settings.connectionsKept ? { afterCreate: askServerToProbe } : {}),
-    },
+    pool: { min: settings.connectionsKept ?? 0, max: settings.poolMax ?? 10 },
     acquireConnectionTimeout: 10_000,
     ...(settings.logger ? { log: knexLog(settings.logger) } : {}),
   });

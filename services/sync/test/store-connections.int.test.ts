@@ -4,7 +4,7 @@
  * one of its own.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Knex, PooledConnection } from '@timetable/db';
+import type { Knex } from '@timetable/db';
 import { InProcessBus } from '@timetable/events';
 import { openServiceStore } from '@timetable/service-kit';
 import { startSimulator, type RunningSimulator } from '@timetable/starplan-sim';
@@ -54,20 +54,6 @@ afterAll(async () => {
 describe("the sync's store connections", () => {
   it('are open once the store is', () => {
     expect(pool().numFree() + pool().numUsed()).toBe(SYNC_CONNECTIONS_KEPT);
-  });
-
-  it('are each probed by the server, which gives one up about two minutes after its client went silent', async () => {
-    const connections = await Promise.all(Array.from({ length: SYNC_CONNECTIONS_KEPT }, () => knex.client.acquireConnection() as Promise<PooledConnection>));
-    try {
-      for (const connection of connections) {
-        const { rows } = await connection.query<Record<string, string>>(
-          "select current_setting('tcp_keepalives_idle') as idle, current_setting('tcp_keepalives_interval') as interval, current_setting('tcp_keepalives_count') as count",
-        );
-        expect(rows[0]).toEqual({ idle: '60', interval: '10', count: '6' });
-      }
-    } finally {
-      for (const connection of connections) await knex.client.releaseConnection(connection);
-    }
   });
 
   it('are enough for every kind of run beside the relay: no run opens a connection', async () => {
