@@ -40,8 +40,10 @@ interface KnexMarked {
  * got no answer): the server frees what the session held (a session advisory lock, an open transaction) once it
  * sees the connection close. node-postgres closes the socket at once when a query is still waiting for its
  * answer, and says goodbye first otherwise; that goodbye is not waited for longer than `waitMs`. The connection is
- * marked for knex's pool first, so that it is dropped when next asked for rather than handed out again even if
- * the goodbye has not finished by the time it is released; knex logs `reason` when it drops it.
+ * marked for knex's pool first (with `reason`), so that it is dropped when next asked for rather than handed out
+ * again even if the goodbye has not finished by the time it is released. Once the connection has ended knex
+ * overwrites the mark with its own ("Connection ended unexpectedly"), which is what it logs when it drops it;
+ * the caller logs why.
  */
 export async function endSession(connection: PooledConnection, reason: string, waitMs: number): Promise<void> {
   (connection as PooledConnection & KnexMarked).__knex__disposed ??= reason;

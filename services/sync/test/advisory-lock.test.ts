@@ -23,7 +23,9 @@ class ScriptedConnection {
     private readonly endNeverFinishes = false,
   ) {}
 
-  query(statement: { text: string }): Promise<{ rows: { answer: boolean }[] }> {
+  query(statement: { text: string; query_timeout?: number }): Promise<{ rows: { answer: boolean }[] }> {
+    // Each lock statement carries the lock's timeout: the client gives up on it rather than wait on a silent connection.
+    if (statement.query_timeout !== 50) return Promise.reject(new Error(`no statement timeout on: ${statement.text}`));
     const answer = statement.text.includes('pg_try_advisory_lock') ? this.tryLock : this.unlock;
     return answer instanceof Error ? Promise.reject(answer) : Promise.resolve({ rows: [{ answer }] });
   }

@@ -5,8 +5,8 @@ import type { Logger } from '@timetable/observability';
 /**
  * How long a lock statement may go unanswered before its connection counts as lost. Neither statement waits
  * for other sessions (try-lock answers false at once), so only a connection that stopped answering takes this
- * long: one kept open between runs whose peer vanished without a word, which the kernel would otherwise
- * give up on only after many minutes of keepalive probes or retransmissions.
+ * long: one kept open between runs whose peer vanished without a word. With a statement in flight the kernel
+ * does not probe the connection and gives it up only when it stops retransmitting, about 15 minutes on.
  */
 export const LOCK_STATEMENT_TIMEOUT_MS = 10_000;
 
