@@ -1,5 +1,8 @@
+import { EventEmitter } from 'node:events';
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fillGroupCalendar, renderGroupCalendar, type CalendarEntry } from '../src/encode/group-calendar.js';
+import { exportableFeed, exportFeed } from '../src/http/feed-export.js';
 import { startSimulator, type RunningSimulator } from '../src/index.js';
 
 /**
@@ -46,6 +49,24 @@ describe('kept feeds', () => {
     for (const own of prefixes) expect(own).toHaveLength(1);
     expect(new Set(prefixes.flat()).size).toBe(3);
     for (const feed of exports) expect(withoutVolatile(feed)).toBe(withoutVolatile(exports[0]!));
+  });
+
+  it('give each of several answers waiting on one connection UIDs of its own', async () => {
+    // Pipelined requests: the answers after the first wait in the server, each holding its body, until the one
+    // before has gone; an export written over the bytes another answer still holds would show in both.
+    const { feedUrl } = await start();
+    const { host, port, pathname, search } = new URL(feedUrl);
+    const requests = Array.from({ length: 5 }, (_, index) => `GET ${pathname}${search} HTTP/1.1\r\nHost: ${host}\r\n${index === 4 ? 'Connection: close\r\n' : ''}\r\n`);
+    const received = await new Promise<string>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      const socket = connect(Number(port), '127.0.0.1', () => socket.write(requests.join('')));
+      socket.on('data', (chunk) => chunks.push(chunk)).on('end', () => resolve(Buffer.concat(chunks).toString('utf8'))).on('error', reject);
+    });
+    const answers = received.split(/^HTTP\/1\.1 /m).filter(Boolean);
+    expect(answers.map((answer) => answer.slice(0, 6))).toEqual(Array(5).fill('200 OK'));
+    const prefixes = answers.map((answer) => [...uidPrefixes(answer)]);
+    for (const own of prefixes) expect(own).toHaveLength(1);
+    expect(new Set(prefixes.flat()).size).toBe(5);
   });
 
   it('show a change made through the simulator in the next answer', async () => {
@@ -138,5 +159,36 @@ describe('a rendered feed filled for an export', () => {
     const firstEvent = lines.slice(lines.indexOf('BEGIN:VEVENT'), lines.indexOf('END:VEVENT') + 1);
     expect(firstEvent.slice(0, 4)).toEqual(['BEGIN:VEVENT', uids[0], 'DTSTAMP:20240320T101112Z', 'DTSTART;TZID=Europe/Berlin:20240321T080000']);
     expect(lines).toContain('SUMMARY:Übung – Straße');
+  });
+});
+
+describe('exports of a kept feed', () => {
+  const template = () =>
+    renderGroupCalendar('G 1', [1, 2].map((index) => ({
+      occurrence: { occurrenceId: index, lectureId: 1, summary: 'S', lectureName: 'L', start: `2024-03-2${index}T08:00:00`, end: `2024-03-2${index}T09:30:00`, roomShortnames: [], lecturerNames: [], groupShortname: 'G 1' },
+      cancelled: false,
+    })));
+  const prefixOf = (bytes: Buffer) => [...uidPrefixes(bytes.toString('utf8'))];
+
+  it('send the template\'s own bytes, and a copy while another answer is still sending them', () => {
+    const feed = exportableFeed(template());
+    const first = new EventEmitter();
+    const sent = exportFeed(feed, first, new Date('2024-03-20T10:00:00Z'));
+    // No copy: the template's bytes, filled.
+    expect(sent).toBe(feed.template.bytes);
+    const [firstPrefix] = prefixOf(sent);
+    const second = exportFeed(feed, new EventEmitter(), new Date('2024-03-20T10:00:01Z'));
+    expect(second).not.toBe(feed.template.bytes);
+    // The first answer's bytes are as it filled them.
+    expect(prefixOf(sent)).toEqual([firstPrefix]);
+    expect(sent.toString('utf8')).toContain('DTSTAMP:20240320T100000Z');
+    expect(prefixOf(second)).toHaveLength(1);
+    expect(prefixOf(second)).not.toEqual([firstPrefix]);
+    expect(second.toString('utf8')).toContain('DTSTAMP:20240320T100001Z');
+    // Once the first answer closed, the template's bytes are free for the next export.
+    first.emit('close');
+    const third = exportFeed(feed, new EventEmitter(), new Date('2024-03-20T10:00:02Z'));
+    expect(third).toBe(feed.template.bytes);
+    expect(third.toString('utf8')).toContain('DTSTAMP:20240320T100002Z');
   });
 });

@@ -7,12 +7,13 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
-import { fillGroupCalendar, ICAL_CONTENT_TYPE, renderGroupCalendar, type CalendarTemplate } from '../encode/group-calendar.js';
+import { ICAL_CONTENT_TYPE, renderGroupCalendar } from '../encode/group-calendar.js';
 import { encodeLatin1Json, errorPayload, JSON_CONTENT_TYPE, wrapItems } from '../encode/starplan-json.js';
 import type { Misbehaviour, Misbehaviours } from '../misbehave.js';
 import type { UniversityModel } from '../model/university-model.js';
 import { answerIcalQuery, type IcalAnswer } from './ical-query.js';
 import { answerJsonQuery, type QueryAnswer } from './json-queries.js';
+import { exportableFeed, exportFeed, type ExportableFeed } from './feed-export.js';
 import { KeptAnswers } from './kept-answers.js';
 import { stringParam, type Query } from './query-params.js';
 import { sendBody, sendServerError, type Body } from './send-body.js';
@@ -34,8 +35,8 @@ export interface StarplanHandlerDeps {
 /** Answers the request and returns true when it is one of StarPlan's; returns false, untouched, otherwise. */
 export type StarplanHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
 
-/** A feed's answer as kept: an error body, or the feed's template that each export fills with UIDs and a stamp of its own. */
-type KeptFeed = { body: Body } | { template: CalendarTemplate };
+/** A feed's answer as kept: an error body, or the feed's template, which each export fills with UIDs and a stamp of its own. */
+type KeptFeed = { body: Body } | { feed: ExportableFeed };
 
 /**
  * At most this many bytes of answers are kept. At scale 100 the 9,600 answers of a term come to about 250 MB,
@@ -52,7 +53,7 @@ export function createStarplanHandler(deps: StarplanHandlerDeps): StarplanHandle
   // Rendering is most of what an answer costs; an unchanged model is answered from what was kept. A
   // misbehaving answer is built anew and never kept: it is not what the model says.
   const keptLists = new KeptAnswers<Body>(KEPT_LISTS_LIMIT, (body) => body.bytes.length);
-  const keptFeeds = new KeptAnswers<KeptFeed>(KEPT_FEEDS_LIMIT, (feed) => ('body' in feed ? feed.body.bytes.length : feed.template.bytes.length));
+  const keptFeeds = new KeptAnswers<KeptFeed>(KEPT_FEEDS_LIMIT, (feed) => ('body' in feed ? feed.body.bytes.length : feed.feed.template.bytes.length));
 
   const json = async (res: ServerResponse, url: string, query: Query): Promise<void> => {
     const method = stringParam(query, 'm') ?? '';
@@ -76,11 +77,11 @@ export function createStarplanHandler(deps: StarplanHandlerDeps): StarplanHandle
     const build = (): KeptFeed => {
       const answer = misbehavedIcal(answerIcalQuery(deps.model(), query), behaviour);
       if ('error' in answer) return { body: jsonBody(answer) };
-      return { template: renderGroupCalendar(answer.groupShortname, answer.entries) };
+      return { feed: exportableFeed(renderGroupCalendar(answer.groupShortname, answer.entries)) };
     };
     await sendBody(res, behaviour, () => {
       const feed = behaviour ? build() : keptFeeds.get(deps.version(), url, build);
-      return 'body' in feed ? feed.body : { contentType: ICAL_CONTENT_TYPE, bytes: fillGroupCalendar(feed.template, now()) };
+      return 'body' in feed ? feed.body : { contentType: ICAL_CONTENT_TYPE, bytes: exportFeed(feed.feed, res, now()) };
     });
   };
 
