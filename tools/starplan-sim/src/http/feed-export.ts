@@ -6,7 +6,6 @@
  * response closes, which it does after its last byte went to the socket or when its connection ended: in
  * neither case will they be read again.
  */
-import type { ServerResponse } from 'node:http';
 import { fillGroupCalendar, fillGroupCalendarInPlace, type CalendarTemplate } from '../encode/group-calendar.js';
 
 export interface ExportableFeed {
@@ -19,8 +18,13 @@ export function exportableFeed(template: CalendarTemplate): ExportableFeed {
   return { template, sending: false };
 }
 
+/** What an export needs of the response that sends it: to hear when it closes. */
+export interface ClosingResponse {
+  once(event: 'close', listener: () => void): unknown;
+}
+
 /** The bytes of one export of `feed`, to be sent as `res`'s body. */
-export function exportFeed(feed: ExportableFeed, res: Pick<ServerResponse, 'once'>, now: Date): Buffer {
+export function exportFeed(feed: ExportableFeed, res: ClosingResponse, now: Date): Buffer {
   if (feed.sending) return fillGroupCalendar(feed.template, now);
   feed.sending = true;
   res.once('close', () => {
