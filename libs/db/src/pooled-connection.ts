@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import pg from 'pg';
 
 /** A statement with the longest the client waits for its answer (node-postgres's `query_timeout`). */
 export interface TimedStatement {
@@ -56,4 +57,13 @@ export async function endSession(connection: PooledConnection, reason: string, w
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * Whether the server answered the statement with an error: the connection is alive and its session's state is
+ * known (a transaction it was in is aborted, and a ROLLBACK ends it). Any other failure (no answer in time, a
+ * broken connection) leaves the session's state unknown.
+ */
+export function refusedByServer(error: unknown): boolean {
+  return error instanceof pg.DatabaseError;
 }

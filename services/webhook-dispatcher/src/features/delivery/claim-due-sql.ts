@@ -2,7 +2,7 @@
  * One statement that leases the due deliveries this dispatcher may hold now, fairly:
  * - the load is read from `lease_counts` (how many leases each claim holds per host and developer, until
  *   its lease end), so it counts the attempts of every dispatcher replica, not only this one's; claims run
- *   one at a time (see CLAIM_LOCK_SQL), so two replicas cannot both fill the same free slot. The claim adds
+ *   one at a time (see claimLockSql), so two replicas cannot both fill the same free slot. The claim adds
  *   its own counts, and clears the rows of claims whose leases all ended, or ran out a minute ago (so a
  *   replica whose clock runs ahead does not clear another's live counts; skipping any a holder is updating);
  * - per subscriber host, a cap on the leases: the host limit while any other dispatcher holds a lease to
@@ -169,5 +169,15 @@ uncounted as (
  * limit, overestimates the candidates by two orders of magnitude once the table has statistics, and the
  * estimate crosses `jit_above_cost`; compiling the statement then took about 70 ms, four times the claim's
  * own work (docs/bench-history/webhooks.md, fifth pass).
+ * And it has the server end the session should the transaction sit idle for `idleMs`: a claimer whose network
+ * went silent between the claim's statements would otherwise keep the lock, and every replica's claims out,
+ * until the server's keepalive gave the connection up (over two hours by default). The claim's three
+ * statements follow each other at once, so only a claimer that is gone waits that long.
  */
-export const CLAIM_LOCK_SQL = "select pg_advisory_xact_lock(hashtext('timetable.webhooks.claim')), set_config('jit', 'off', true)";
+export function claimLockSql(idleMs: number): string {
+  if (!(Number.isInteger(idleMs) && idleMs > 0)) throw new Error(`the claim's idle timeout must be a positive whole number of milliseconds, got ${idleMs}`);
+  return (
+    "select pg_advisory_xact_lock(hashtext('timetable.webhooks.claim')), set_config('jit', 'off', true), " +
+    `set_config('idle_in_transaction_session_timeout', '${idleMs}', true)`
+  );
+}

@@ -1,6 +1,6 @@
-import { withPooledConnection, type Knex } from '@timetable/db';
+import { endSession, refusedByServer, withPooledConnection, type Knex, type PooledConnection } from '@timetable/db';
 import type { SecretCipher } from '../secrets/secret-cipher.js';
-import { CLAIM_DUE_SQL, CLAIM_LOCK_SQL, END_LEASES_CTES } from './claim-due-sql.js';
+import { CLAIM_DUE_SQL, claimLockSql, END_LEASES_CTES } from './claim-due-sql.js';
 import { changeDataJson } from './delivery-body.js';
 
 /** A delivery this dispatcher holds the lease of, with what it needs to build and send the body. */
@@ -95,7 +95,17 @@ export interface DeliveryStoreDeps {
   knex: Knex;
   /** Decrypts the secret each claimed delivery is signed with. */
   cipher: SecretCipher;
+  /** CLAIM_TIMEOUT_MS unless given (tests give less). */
+  claimTimeoutMs?: number;
 }
+
+/**
+ * How long a statement of the claim's transaction may go unanswered, and how long the server lets that
+ * transaction sit idle. A claim takes milliseconds, and waits for another replica's claim no longer than that
+ * one takes; only a connection whose peer is gone takes this long. Without a limit the dispatcher would wait
+ * on such a connection until the kernel stopped retransmitting (about 15 minutes), claiming nothing meanwhile.
+ */
+export const CLAIM_TIMEOUT_MS = 10_000;
 
 /** Decrypted secrets kept, keyed by webhook and ciphertext (a new secret is a new ciphertext). */
 const SECRET_CACHE_SIZE = 1000;
@@ -104,12 +114,16 @@ const SECRET_CACHE_SIZE = 1000;
 export class DeliveryStore {
   private readonly knex: Knex;
   private readonly cipher: SecretCipher;
+  private readonly claimTimeoutMs: number;
+  private readonly claimLock: string;
   /** Decryption is per webhook, not per delivery: a claim holds many deliveries of few webhooks. */
   private readonly secrets = new Map<string, string>();
 
   constructor(deps: DeliveryStoreDeps) {
     this.knex = deps.knex;
     this.cipher = deps.cipher;
+    this.claimTimeoutMs = deps.claimTimeoutMs ?? CLAIM_TIMEOUT_MS;
+    this.claimLock = claimLockSql(this.claimTimeoutMs);
   }
 
   async claimDue(request: ClaimRequest): Promise<ClaimedDelivery[]> {
@@ -146,21 +160,41 @@ export class DeliveryStore {
    * Runs the claim in its transaction in three round trips where knex's transactions take four: BEGIN goes
    * with the lock, as one simple query of two statements. A claim is made every few hundred deliveries, and
    * each round trip waits for an event loop busy with attempts; knex's transaction machinery cost the event
-   * loop about 3 % of a dispatch besides. On a failure the transaction is rolled back where the connection
-   * still answers; one that does not is dropped by the pool (withPooledConnection).
+   * loop about 3 % of a dispatch besides. Each statement waits at most the claim's timeout.
    */
   private inClaimTransaction(sql: string, bindings: readonly unknown[]): Promise<{ rows: ClaimRow[] }> {
     return withPooledConnection(this.knex, async (connection) => {
+      const timed = <Row>(text: string, values?: readonly unknown[]) => connection.query<Row>({ text, ...(values ? { values } : {}), query_timeout: this.claimTimeoutMs });
       try {
-        await connection.query(`begin; ${CLAIM_LOCK_SQL}`);
-        const result = await connection.query<ClaimRow>(sql, bindings);
-        await connection.query('commit');
+        await timed(`begin; ${this.claimLock}`);
+        const result = await timed<ClaimRow>(sql, bindings);
+        await timed('commit');
         return result;
       } catch (error) {
-        await connection.query('rollback').catch(() => undefined);
+        await this.abandonClaim(connection, error);
         throw error;
       }
     });
+  }
+
+  /**
+   * A statement the server refused leaves its transaction aborted on a live connection: rolled back, the
+   * connection serves on. Anything else, a statement that got no answer in time or a connection that broke,
+   * leaves the session's state unknown (a rollback would wait behind the unanswered statement), and so does a
+   * rollback that fails: the session is ended, and the server rolls the transaction back and frees the claim
+   * lock as soon as it sees the session go. The pool drops the connection.
+   */
+  private async abandonClaim(connection: PooledConnection, error: unknown): Promise<void> {
+    let failure = error;
+    if (refusedByServer(error)) {
+      try {
+        await connection.query({ text: 'rollback', query_timeout: this.claimTimeoutMs });
+        return;
+      } catch (rollbackError) {
+        failure = rollbackError;
+      }
+    }
+    await endSession(connection, `a claim failed: ${(failure as Error).message}`, this.claimTimeoutMs);
   }
 
   /**
