@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
-import { connect } from 'node:net';
+import { createServer, type ServerResponse } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fillGroupCalendar, renderGroupCalendar, type CalendarEntry } from '../src/encode/group-calendar.js';
 import { exportableFeed, exportFeed } from '../src/http/feed-export.js';
@@ -169,15 +170,21 @@ describe('exports of a kept feed', () => {
       cancelled: false,
     })));
   const prefixOf = (bytes: Buffer) => [...uidPrefixes(bytes.toString('utf8'))];
+  /** An answer being sent, which the test closes or whose connection it ends. */
+  const answer = () => {
+    const events = new EventEmitter();
+    let ended = false;
+    return { once: (event: 'close', listener: () => void) => events.once(event, listener), connectionEnded: () => ended, close: () => events.emit('close'), endConnection: () => (ended = true) };
+  };
 
   it('send the template\'s own bytes, and a copy while another answer is still sending them', () => {
     const feed = exportableFeed(template());
-    const first = new EventEmitter();
+    const first = answer();
     const sent = exportFeed(feed, first, new Date('2024-03-20T10:00:00Z'));
     // No copy: the template's bytes, filled.
     expect(sent).toBe(feed.template.bytes);
     const [firstPrefix] = prefixOf(sent);
-    const second = exportFeed(feed, new EventEmitter(), new Date('2024-03-20T10:00:01Z'));
+    const second = exportFeed(feed, answer(), new Date('2024-03-20T10:00:01Z'));
     expect(second).not.toBe(feed.template.bytes);
     // The first answer's bytes are as it filled them.
     expect(prefixOf(sent)).toEqual([firstPrefix]);
@@ -186,9 +193,84 @@ describe('exports of a kept feed', () => {
     expect(prefixOf(second)).not.toEqual([firstPrefix]);
     expect(second.toString('utf8')).toContain('DTSTAMP:20240320T100001Z');
     // Once the first answer closed, the template's bytes are free for the next export.
-    first.emit('close');
-    const third = exportFeed(feed, new EventEmitter(), new Date('2024-03-20T10:00:02Z'));
+    first.close();
+    const third = exportFeed(feed, answer(), new Date('2024-03-20T10:00:02Z'));
     expect(third).toBe(feed.template.bytes);
     expect(third.toString('utf8')).toContain('DTSTAMP:20240320T100002Z');
+  });
+
+  it('take the bytes back from an answer whose connection ended before it was sent, and only its holder lets them go', () => {
+    const feed = exportableFeed(template());
+    const queued = answer();
+    expect(exportFeed(feed, queued, new Date())).toBe(feed.template.bytes);
+    // Waiting behind another answer on its connection, it never closes once that connection ends.
+    queued.endConnection();
+    const next = answer();
+    expect(exportFeed(feed, next, new Date())).toBe(feed.template.bytes);
+    // A late close of the old holder does not free what the new one holds.
+    queued.close();
+    expect(exportFeed(feed, answer(), new Date())).not.toBe(feed.template.bytes);
+    next.close();
+    expect(exportFeed(feed, answer(), new Date())).toBe(feed.template.bytes);
+  });
+});
+
+describe('kept feeds as the server sends them', () => {
+  /** The simulator behind a server of the test's own that notes the body each answer is given. */
+  async function recordingServer(): Promise<{ origin: string; feedPath: string; bodies: Buffer[]; sim: RunningSimulator; close: () => Promise<void> }> {
+    const { sim, feedUrl } = await start();
+    const bodies: Buffer[] = [];
+    const server = createServer((req, res) => {
+      const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+      res.end = ((...args: unknown[]) => {
+        if (Buffer.isBuffer(args[0])) bodies.push(args[0]);
+        return end(...args);
+      }) as ServerResponse['end'];
+      sim.simulator.handle(req, res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const { pathname, search } = new URL(feedUrl);
+    const close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+    return { origin: `http://127.0.0.1:${port}`, feedPath: `${pathname}${search}`, bodies, sim, close };
+  }
+
+  it('answer one request after another with the kept feed\'s own bytes, no copy', async () => {
+    const server = await recordingServer();
+    try {
+      const first = await text(`${server.origin}${server.feedPath}`);
+      const second = await text(`${server.origin}${server.feedPath}`);
+      expect(server.bodies).toHaveLength(2);
+      expect(server.bodies[1]).toBe(server.bodies[0]);
+      expect(uidPrefixes(first)).not.toEqual(uidPrefixes(second));
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('give an answer a copy while another, waiting its turn on its connection, holds the feed\'s bytes', async () => {
+    const server = await recordingServer();
+    try {
+      // On one connection a slow answer, then the feed: the feed's answer waits behind it, holding its bytes.
+      server.sim.simulator.misbehave('getpus', { delayMs: 300, times: 1 });
+      const { port } = new URL(server.origin);
+      const requests = [`GET /splan/json?m=getpus HTTP/1.1\r\nHost: x\r\n\r\n`, `GET ${server.feedPath} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`];
+      const pipelined = new Promise<string>((resolve, reject) => {
+        const chunks: Buffer[] = [];
+        const socket = connect(Number(port), '127.0.0.1', () => socket.write(requests.join('')));
+        socket.on('data', (chunk) => chunks.push(chunk)).on('end', () => resolve(Buffer.concat(chunks).toString('utf8'))).on('error', reject);
+      });
+      await expect.poll(() => server.bodies.length).toBe(1);
+      // Meanwhile the feed on another connection.
+      const other = await text(`${server.origin}${server.feedPath}`);
+      // The JSON body ends without a line break, so the next status line starts mid-line.
+      const waited = (await pipelined).split('HTTP/1.1 200 OK\r\n').filter(Boolean)[1]!;
+      expect(server.bodies[1]).not.toBe(server.bodies[0]);
+      expect([...uidPrefixes(waited)]).toHaveLength(1);
+      expect([...uidPrefixes(other)]).toHaveLength(1);
+      expect(uidPrefixes(waited)).not.toEqual(uidPrefixes(other));
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -81,7 +81,9 @@ export function createStarplanHandler(deps: StarplanHandlerDeps): StarplanHandle
     };
     await sendBody(res, behaviour, () => {
       const feed = behaviour ? build() : keptFeeds.get(deps.version(), url, build);
-      return 'body' in feed ? feed.body : { contentType: ICAL_CONTENT_TYPE, bytes: exportFeed(feed.feed, res, now()) };
+      if ('body' in feed) return feed.body;
+      const sending = { once: (event: 'close', listener: () => void) => res.once(event, listener), connectionEnded: () => req.socket.destroyed };
+      return { contentType: ICAL_CONTENT_TYPE, bytes: exportFeed(feed.feed, sending, now()) };
     });
   };
 
