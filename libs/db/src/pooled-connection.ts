@@ -60,10 +60,11 @@ export async function endSession(connection: PooledConnection, reason: string, w
 }
 
 /**
- * Whether the server answered the statement with an error: the connection is alive and its session's state is
- * known (a transaction it was in is aborted, and a ROLLBACK ends it). Any other failure (no answer in time, a
- * broken connection) leaves the session's state unknown.
+ * Whether the server refused the statement with an error it survives (severity ERROR): the connection is alive
+ * and its session's state is known (a transaction it was in is aborted, and a ROLLBACK ends it). A FATAL or
+ * PANIC error ends the session, and any other failure (no answer in time, a broken connection) leaves its state
+ * unknown.
  */
 export function refusedByServer(error: unknown): boolean {
-  return error instanceof pg.DatabaseError;
+  return error instanceof pg.DatabaseError && error.severity === 'ERROR';
 }

@@ -9,13 +9,14 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createKnex, type Knex } from '@timetable/db';
 import { TcpProxy } from '@timetable/testing';
-import { DeliveryStore } from '../src/features/delivery/delivery-store.js';
+import { DeliveryStore, type ClaimTimeouts } from '../src/features/delivery/delivery-store.js';
 import { SecretCipher } from '../src/features/secrets/secret-cipher.js';
 import { WEBHOOKS_SCHEMA } from '../src/index.js';
 import { testResources } from './support/test-resources.js';
 import type { Harness } from './support/webhook-harness.js';
 
-const CLAIM_TIMEOUT_MS = 1000;
+/** As CLAIM_TIMEOUTS, shorter: the server's idle and statement limits below the client's wait. */
+const TIMEOUTS: ClaimTimeouts = { idleMs: 250, statementMs: 1000, unacknowledgedMs: 2000, answerMs: 1500 };
 
 const resources = testResources();
 const opened: { close(): Promise<void> }[] = [];
@@ -45,7 +46,7 @@ async function storeBehindProxy(h: Harness): Promise<{ store: DeliveryStore; kne
   const proxy = await TcpProxy.start(hostname, Number(port));
   const knex = createKnex({ connectionString: proxy.urlFor(connectionString), schema: WEBHOOKS_SCHEMA, poolMax: 1 });
   opened.push({ close: () => knex.destroy() }, { close: () => proxy.close() });
-  const store = new DeliveryStore({ knex, cipher: new SecretCipher(h.secretsKey), claimTimeoutMs: CLAIM_TIMEOUT_MS });
+  const store = new DeliveryStore({ knex, cipher: new SecretCipher(h.secretsKey), claimTimeouts: TIMEOUTS });
   return { store, knex, proxy };
 }
 
@@ -71,9 +72,9 @@ describe('a claim on a connection that stops answering', () => {
     await expect(claim(h, silent.store)).rejects.toThrow('Query read timeout');
 
     // The silent claimer's session still holds the lock as far as its client knows; the server ends it once its
-    // transaction has sat idle for the timeout, so another replica's claim gets the lock and every delivery:
-    // the silent claim leased nothing.
-    const other = new DeliveryStore({ knex: h.knex, cipher: new SecretCipher(h.secretsKey), claimTimeoutMs: 10 * CLAIM_TIMEOUT_MS });
+    // transaction has sat idle for its limit, well inside another replica's wait for the lock, so that replica's
+    // claim gets the lock and every delivery: the silent claim leased nothing.
+    const other = new DeliveryStore({ knex: h.knex, cipher: new SecretCipher(h.secretsKey), claimTimeouts: TIMEOUTS });
     expect(await claim(h, other)).toHaveLength(3);
   });
 
@@ -90,5 +91,24 @@ describe('a claim on a connection that stops answering', () => {
     // Its connection was left mid-statement: the pool hands out a new one rather than that one.
     expect(await claim(h, silent.store)).toHaveLength(3);
     expect(await session()).not.toBe(before);
+  });
+
+  it('is cancelled by the server when it runs past its limit, rolled back, and its connection kept', async () => {
+    const h = await resources.harness();
+    await threeDue(h);
+    const { store, knex } = await storeBehindProxy(h);
+    const session = async () => (await knex.raw<{ rows: { pid: number }[] }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+    const before = await session();
+    // Another transaction keeps the claim from reading the deliveries until the server cancels it.
+    const blocker = await h.knex.transaction();
+    try {
+      await blocker.raw('lock table deliveries in access exclusive mode');
+      await expect(claim(h, store)).rejects.toThrow('canceling statement due to statement timeout');
+    } finally {
+      await blocker.rollback();
+    }
+    // The server answered, so the claim was rolled back on a connection that serves on, and the lock is free.
+    expect(await session()).toBe(before);
+    expect(await claim(h, store)).toHaveLength(3);
   });
 });

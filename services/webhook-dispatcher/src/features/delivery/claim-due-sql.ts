@@ -162,6 +162,16 @@ uncounted as (
   where c.claim_token = k.claim_token and c.target_host = k.target_host and c.developer_id = k.developer_id
 )`;
 
+/** How long the server gives a claim's transaction before it gives up on it (milliseconds; see claimLockSql). */
+export interface ClaimServerTimeouts {
+  /** The transaction idle between its statements. */
+  idleMs: number;
+  /** Each later statement running (the claim itself, the commit). */
+  statementMs: number;
+  /** What the server sent going unacknowledged by the client's machine. */
+  unacknowledgedMs: number;
+}
+
 /**
  * Taken in the claim's transaction: claims of all replicas run one after another, each seeing the leases
  * the one before committed. A claim takes milliseconds, so replicas barely wait for each other.
@@ -169,15 +179,21 @@ uncounted as (
  * limit, overestimates the candidates by two orders of magnitude once the table has statistics, and the
  * estimate crosses `jit_above_cost`; compiling the statement then took about 70 ms, four times the claim's
  * own work (docs/bench-history/webhooks.md, fifth pass).
- * And it has the server end the session should the transaction sit idle for `idleMs`: a claimer whose network
- * went silent between the claim's statements would otherwise keep the lock, and every replica's claims out,
- * until the server's keepalive gave the connection up (over two hours by default). The claim's three
- * statements follow each other at once, so only a claimer that is gone waits that long.
+ * And it bounds how long the transaction can hold the lock, all local to it (the pooled connection is back to
+ * the server's settings after it): the server ends the session should the transaction sit idle for `idleMs`
+ * (a claimer whose network went silent between the statements, or whose process stopped), cancels a later
+ * statement running past `statementMs` (it answers with an error, and the claimer rolls back), and drops the
+ * connection should what it sends go unacknowledged for `unacknowledgedMs` (a claimer gone while the server
+ * writes it the claim's rows). Otherwise a claimer gone mid-claim would keep the lock, and every replica's
+ * claims out, until the server's keepalive gave its connection up (over two hours by default).
  */
-export function claimLockSql(idleMs: number): string {
-  if (!(Number.isInteger(idleMs) && idleMs > 0)) throw new Error(`the claim's idle timeout must be a positive whole number of milliseconds, got ${idleMs}`);
+export function claimLockSql({ idleMs, statementMs, unacknowledgedMs }: ClaimServerTimeouts): string {
+  for (const [name, value] of Object.entries({ idleMs, statementMs, unacknowledgedMs })) {
+    if (!(Number.isInteger(value) && value > 0)) throw new Error(`the claim's ${name} must be a positive whole number of milliseconds, got ${value}`);
+  }
   return (
     "select pg_advisory_xact_lock(hashtext('timetable.webhooks.claim')), set_config('jit', 'off', true), " +
-    `set_config('idle_in_transaction_session_timeout', '${idleMs}', true)`
+    `set_config('idle_in_transaction_session_timeout', '${idleMs}', true), set_config('statement_timeout', '${statementMs}', true), ` +
+    `set_config('tcp_user_timeout', '${unacknowledgedMs}', true)`
   );
 }

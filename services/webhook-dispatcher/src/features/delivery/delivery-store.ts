@@ -1,6 +1,6 @@
 import { endSession, refusedByServer, withPooledConnection, type Knex, type PooledConnection } from '@timetable/db';
 import type { SecretCipher } from '../secrets/secret-cipher.js';
-import { CLAIM_DUE_SQL, claimLockSql, END_LEASES_CTES } from './claim-due-sql.js';
+import { CLAIM_DUE_SQL, claimLockSql, END_LEASES_CTES, type ClaimServerTimeouts } from './claim-due-sql.js';
 import { changeDataJson } from './delivery-body.js';
 
 /** A delivery this dispatcher holds the lease of, with what it needs to build and send the body. */
@@ -95,17 +95,27 @@ export interface DeliveryStoreDeps {
   knex: Knex;
   /** Decrypts the secret each claimed delivery is signed with. */
   cipher: SecretCipher;
-  /** CLAIM_TIMEOUT_MS unless given (tests give less). */
-  claimTimeoutMs?: number;
+  /** CLAIM_TIMEOUTS unless given (tests give less). */
+  claimTimeouts?: ClaimTimeouts;
+}
+
+/** The limits of a claim's transaction (milliseconds): the server's (claimLockSql), and how long the client waits. */
+export interface ClaimTimeouts extends ClaimServerTimeouts {
+  /** How long the dispatcher waits for the answer to each of the claim's statements. */
+  answerMs: number;
 }
 
 /**
- * How long a statement of the claim's transaction may go unanswered, and how long the server lets that
- * transaction sit idle. A claim takes milliseconds, and waits for another replica's claim no longer than that
- * one takes; only a connection whose peer is gone takes this long. Without a limit the dispatcher would wait
- * on such a connection until the kernel stopped retransmitting (about 15 minutes), claiming nothing meanwhile.
+ * A claim takes milliseconds (up to a tenth of a second on a large backlog), and waits for another replica's
+ * claim no longer than that one takes; these limits are for a claim that went wrong. Without them a dispatcher
+ * whose connection went silent waited until the kernel stopped retransmitting (about 15 minutes), and the
+ * server kept the claim lock for the other replicas until its keepalive gave the session up (over two hours).
+ * The server's idle limit is well below the client's wait, so a replica that queued for the lock behind a
+ * claimer that is gone still gets it within its own wait; the statement limit below it too, so that a claim
+ * too slow is cancelled by the server, which answers, rather than abandoned by the client while the server
+ * works on holding the lock.
  */
-export const CLAIM_TIMEOUT_MS = 10_000;
+export const CLAIM_TIMEOUTS: ClaimTimeouts = { idleMs: 5_000, statementMs: 20_000, unacknowledgedMs: 10_000, answerMs: 30_000 };
 
 /** Decrypted secrets kept, keyed by webhook and ciphertext (a new secret is a new ciphertext). */
 const SECRET_CACHE_SIZE = 1000;
@@ -114,7 +124,7 @@ const SECRET_CACHE_SIZE = 1000;
 export class DeliveryStore {
   private readonly knex: Knex;
   private readonly cipher: SecretCipher;
-  private readonly claimTimeoutMs: number;
+  private readonly claimAnswerMs: number;
   private readonly claimLock: string;
   /** Decryption is per webhook, not per delivery: a claim holds many deliveries of few webhooks. */
   private readonly secrets = new Map<string, string>();
@@ -122,8 +132,9 @@ export class DeliveryStore {
   constructor(deps: DeliveryStoreDeps) {
     this.knex = deps.knex;
     this.cipher = deps.cipher;
-    this.claimTimeoutMs = deps.claimTimeoutMs ?? CLAIM_TIMEOUT_MS;
-    this.claimLock = claimLockSql(this.claimTimeoutMs);
+    const timeouts = deps.claimTimeouts ?? CLAIM_TIMEOUTS;
+    this.claimAnswerMs = timeouts.answerMs;
+    this.claimLock = claimLockSql(timeouts);
   }
 
   async claimDue(request: ClaimRequest): Promise<ClaimedDelivery[]> {
@@ -160,11 +171,11 @@ export class DeliveryStore {
    * Runs the claim in its transaction in three round trips where knex's transactions take four: BEGIN goes
    * with the lock, as one simple query of two statements. A claim is made every few hundred deliveries, and
    * each round trip waits for an event loop busy with attempts; knex's transaction machinery cost the event
-   * loop about 3 % of a dispatch besides. Each statement waits at most the claim's timeout.
+   * loop about 3 % of a dispatch besides. Each statement's answer is waited for at most `answerMs`.
    */
   private inClaimTransaction(sql: string, bindings: readonly unknown[]): Promise<{ rows: ClaimRow[] }> {
     return withPooledConnection(this.knex, async (connection) => {
-      const timed = <Row>(text: string, values?: readonly unknown[]) => connection.query<Row>({ text, ...(values ? { values } : {}), query_timeout: this.claimTimeoutMs });
+      const timed = <Row>(text: string, values?: readonly unknown[]) => connection.query<Row>({ text, ...(values ? { values } : {}), query_timeout: this.claimAnswerMs });
       try {
         await timed(`begin; ${this.claimLock}`);
         const result = await timed<ClaimRow>(sql, bindings);
@@ -188,13 +199,13 @@ export class DeliveryStore {
     let failure = error;
     if (refusedByServer(error)) {
       try {
-        await connection.query({ text: 'rollback', query_timeout: this.claimTimeoutMs });
+        await connection.query({ text: 'rollback', query_timeout: this.claimAnswerMs });
         return;
       } catch (rollbackError) {
         failure = rollbackError;
       }
     }
-    await endSession(connection, `a claim failed: ${(failure as Error).message}`, this.claimTimeoutMs);
+    await endSession(connection, `a claim failed: ${(failure as Error).message}`, this.claimAnswerMs);
   }
 
   /**
