@@ -40,7 +40,8 @@ interface KnexMarked {
  * Ends the connection's session, for a connection whose state is no longer known (a statement that failed or
  * got no answer): the server frees what the session held (a session advisory lock, an open transaction) once it
  * sees the connection close. node-postgres closes the socket at once when a query is still waiting for its
- * answer, and says goodbye first otherwise; that goodbye is not waited for longer than `waitMs`. The connection is
+ * answer, and says goodbye first otherwise; that goodbye is not waited for longer than `waitMs`, after which the
+ * socket is closed without it. The connection is
  * marked for knex's pool first (with `reason`), so that it is dropped when next asked for rather than handed out
  * again even if the goodbye has not finished by the time it is released. Once the connection has ended knex
  * overwrites the mark with its own ("Connection ended unexpectedly"), which is what it logs when it drops it;
@@ -52,11 +53,23 @@ export async function endSession(connection: PooledConnection, reason: string, w
   const waited = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, waitMs);
   });
+  let finished = false;
+  const goodbye = connection.end().then(
+    () => void (finished = true),
+    () => void (finished = true),
+  );
   try {
-    await Promise.race([connection.end().catch(() => undefined), waited]);
+    await Promise.race([goodbye, waited]);
   } finally {
     clearTimeout(timer);
   }
+  // A goodbye the server never acknowledged would leave the socket open for as long as the kernel keeps it.
+  if (!finished) (connection as PooledConnection & ClientSocket).connection?.stream?.destroy();
+}
+
+/** node-postgres's client keeps its socket here. */
+interface ClientSocket {
+  connection?: { stream?: { destroy(): void } };
 }
 
 /**

@@ -16,6 +16,8 @@ class ScriptedConnection {
   ended = 0;
   released = false;
   __knex__disposed?: unknown;
+  /** As node-postgres's client holds its socket. */
+  readonly connection = { stream: { destroyed: false, destroy: () => void (this.connection.stream.destroyed = true) } };
 
   constructor(
     private readonly tryLock: Answer,
@@ -57,6 +59,7 @@ describe('the run lock when its statements fail', () => {
     const connection = new ScriptedConnection(true, true);
     await expect(lock(connection, async () => 'done').result).resolves.toBe('done');
     expect(connection.ended).toBe(0);
+    expect(connection.connection.stream.destroyed).toBe(false);
     expect(connection.__knex__disposed).toBeUndefined();
     expect(connection.released).toBe(true);
   });
@@ -100,5 +103,7 @@ describe('the run lock when its statements fail', () => {
     await expect(lock(connection, async () => 'committed').result).resolves.toBe('committed');
     expect(connection.released).toBe(true);
     expect(connection.__knex__disposed).toBeDefined();
+    // Nor is its socket left open waiting for it.
+    expect(connection.connection.stream.destroyed).toBe(true);
   });
 });
