@@ -12,6 +12,7 @@ import { TcpProxy } from '@timetable/testing';
 import { DeliveryStore, type ClaimTimeouts } from '../src/features/delivery/delivery-store.js';
 import { SecretCipher } from '../src/features/secrets/secret-cipher.js';
 import { WEBHOOKS_SCHEMA } from '../src/index.js';
+import { connectionStringOf } from './support/single-connection-store.js';
 import { testResources } from './support/test-resources.js';
 import type { Harness } from './support/webhook-harness.js';
 
@@ -41,13 +42,18 @@ function claim(h: Harness, store: DeliveryStore) {
 
 /** A replica's store whose one connection runs through a proxy the test can silence. */
 async function storeBehindProxy(h: Harness): Promise<{ store: DeliveryStore; knex: Knex; proxy: TcpProxy }> {
-  const connectionString = (h.knex.client.config as { connection: { connectionString: string } }).connection.connectionString;
+  const connectionString = connectionStringOf(h);
   const { hostname, port } = new URL(connectionString);
   const proxy = await TcpProxy.start(hostname, Number(port));
   const knex = createKnex({ connectionString: proxy.urlFor(connectionString), schema: WEBHOOKS_SCHEMA, poolMax: 1 });
   opened.push({ close: () => knex.destroy() }, { close: () => proxy.close() });
   const store = new DeliveryStore({ knex, cipher: new SecretCipher(h.secretsKey), claimTimeouts: TIMEOUTS });
   return { store, knex, proxy };
+}
+
+/** The server session behind the store's one connection. */
+async function sessionOf(knex: Knex): Promise<number> {
+  return (await knex.raw<{ rows: { pid: number }[] }>('select pg_backend_pid() as pid')).rows[0]!.pid;
 }
 
 /** The network goes silent as soon as the server has answered the statement that begins the claim and takes its lock. */
@@ -82,7 +88,7 @@ describe('a claim on a connection that stops answering', () => {
     const h = await resources.harness();
     await threeDue(h);
     const silent = await storeBehindProxy(h);
-    const session = async () => (await silent.knex.raw<{ rows: { pid: number }[] }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+    const session = () => sessionOf(silent.knex);
     const before = await session();
     silent.proxy.stall();
     await expect(claim(h, silent.store)).rejects.toThrow('Query read timeout');
@@ -97,7 +103,7 @@ describe('a claim on a connection that stops answering', () => {
     const h = await resources.harness();
     await threeDue(h);
     const { store, knex } = await storeBehindProxy(h);
-    const session = async () => (await knex.raw<{ rows: { pid: number }[] }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+    const session = () => sessionOf(knex);
     const before = await session();
     // Another transaction keeps the claim from reading the deliveries until the server cancels it.
     const blocker = await h.knex.transaction();

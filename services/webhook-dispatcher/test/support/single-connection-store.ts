@@ -21,6 +21,11 @@ interface RecordedConnection {
   query(sql: string, values?: readonly unknown[], callback?: unknown): unknown;
 }
 
+/** The harness's database, for a store of the test's own on it. */
+export function connectionStringOf(h: Harness): string {
+  return (h.knex.client.config as { connection: { connectionString: string } }).connection.connectionString;
+}
+
 /**
  * A DeliveryStore on the harness's database whose pool holds one connection, which records what is sent on
  * it: the statements the store runs in the order the server gets them, whether through knex or on the
@@ -28,8 +33,7 @@ interface RecordedConnection {
  * shows in the next one.
  */
 export async function singleConnectionStore(h: Harness): Promise<SingleConnectionStore> {
-  const connectionString = (h.knex.client.config as { connection: { connectionString: string } }).connection.connectionString;
-  const knex = createKnex({ connectionString, schema: WEBHOOKS_SCHEMA, poolMax: 1 });
+  const knex = createKnex({ connectionString: connectionStringOf(h), schema: WEBHOOKS_SCHEMA, poolMax: 1 });
   const connection = (await knex.client.acquireConnection()) as RecordedConnection;
   const sent: SentStatement[] = [];
   const query = connection.query.bind(connection);
