@@ -29,6 +29,13 @@ async function receiver(reply?: TestReceiver['reply']): Promise<TestReceiver> {
 
 const HEADERS = { 'content-type': 'application/json' };
 
+async function waitUntil(condition: () => boolean): Promise<void> {
+  for (let waited = 0; !condition(); waited += 10) {
+    if (waited > 5000) throw new Error('condition not met within 5 s');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 describe('an attempt', () => {
   it('reads the status and the first 1000 characters of the answer, however long it is', async () => {
     const long = 'é'.repeat(50_000);
@@ -46,13 +53,16 @@ describe('an attempt', () => {
 
   it('ends at its timeout while it still waits for a connection, and is never sent', async () => {
     const subscriber = await receiver((_, index) => (index === 0 ? 'hang' : { status: 200 }));
-    const oneConnection = sender({ timeoutMs: 300, connectionsPerHost: 1 });
-    const first = oneConnection.post(subscriber.url, HEADERS, '{"n":1}');
-    // Queued behind the first, which holds the only connection until its own timeout.
-    const second = await oneConnection.post(subscriber.url, HEADERS, '{"n":2}');
+    const oneConnection = sender({ timeoutMs: 5000, connectionsPerHost: 1 });
+    const releaseFirst = new AbortController();
+    // The first holds the only connection far past the second's limit, until it is interrupted below.
+    const first = oneConnection.post(subscriber.url, HEADERS, '{"n":1}', releaseFirst.signal);
+    await waitUntil(() => subscriber.received.length === 1);
+    const second = await oneConnection.post(subscriber.url, HEADERS, '{"n":2}', undefined, 300);
     expect(second).toEqual({ ok: false, responseCode: null, responseBody: null, errorMessage: 'Timed out after 300 ms' });
-    expect(await first).toMatchObject({ ok: false, responseCode: null, errorMessage: 'Timed out after 300 ms' });
-    // A third request gets a new connection: the queued second was dropped, not sent late.
+    releaseFirst.abort();
+    expect(await first).toMatchObject({ ok: false, responseCode: null, interrupted: true });
+    // A third request gets the connection: the queued second was dropped, not sent late.
     expect((await oneConnection.post(subscriber.url, HEADERS, '{"n":3}')).ok).toBe(true);
     expect(subscriber.received.map((request) => request.rawBody)).toEqual(['{"n":1}', '{"n":3}']);
   });

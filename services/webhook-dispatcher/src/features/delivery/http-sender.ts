@@ -42,11 +42,15 @@ export class HttpSender {
   constructor(deps: HttpSenderDeps) {
     this.guard = deps.guard;
     this.timeoutMs = deps.timeoutMs;
-    this.timeoutMessage = `Timed out after ${deps.timeoutMs} ms`;
+    this.timeoutMessage = timeoutMessage(deps.timeoutMs);
     this.agent = new Agent({ connect: { lookup: deps.guard.lookup }, keepAliveTimeout: 10_000, connections: deps.connectionsPerHost ?? null });
   }
 
-  post(url: string, headers: Record<string, string>, body: string, shutdown?: AbortSignal): Promise<AttemptResult> {
+  /**
+   * `timeoutMs` replaces the sender's limit for this one attempt; the dispatcher never passes it. It lets a
+   * test keep the only connection busy past another attempt's limit without depending on which timer fires first.
+   */
+  post(url: string, headers: Record<string, string>, body: string, shutdown?: AbortSignal, timeoutMs = this.timeoutMs): Promise<AttemptResult> {
     return new Promise((resolve) => {
       let target: Target;
       try {
@@ -62,7 +66,8 @@ export class HttpSender {
         resolve(result);
       }, describeFailure);
       // Settled only by undici's callbacks or by a cut, both of which come after this line.
-      const timer = setTimeout(() => exchange.cut({ kind: 'timeout', message: this.timeoutMessage }), this.timeoutMs);
+      const message = timeoutMs === this.timeoutMs ? this.timeoutMessage : timeoutMessage(timeoutMs);
+      const timer = setTimeout(() => exchange.cut({ kind: 'timeout', message }), timeoutMs);
       if (shutdown && !this.obey(exchange, shutdown)) return;
       this.agent.dispatch({ origin: target.origin, path: target.path, method: 'POST', headers, body }, exchange);
     });
@@ -99,6 +104,10 @@ export class HttpSender {
     if (this.agent.closed || this.agent.destroyed) return;
     await this.agent.close();
   }
+}
+
+function timeoutMessage(timeoutMs: number): string {
+  return `Timed out after ${timeoutMs} ms`;
 }
 
 function describeFailure(error: unknown): string {
