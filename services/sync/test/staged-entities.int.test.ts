@@ -31,7 +31,7 @@ const stagedCount = async () => Number((await knex('staged_entities').count<{ co
 describe('the staging table', () => {
   it('holds every added entity once flushed, and gives back the data of the keys asked for', async () => {
     const staged = new StagedEntityStore({ knex });
-    await staged.clear();
+    await staged.begin(randomUUID());
     const entities = Array.from({ length: 1_234 }, (_, index) => course(`course ${index}`));
     for (let index = 0; index < entities.length; index += 100) await staged.add(entities.slice(index, index + 100));
     await staged.flush();
@@ -45,13 +45,15 @@ describe('the staging table', () => {
 
   it('a failed background write rejects the flush; clear empties the table and the next run stages again', async () => {
     const staged = new StagedEntityStore({ knex });
-    await staged.clear();
+    await staged.begin(randomUUID());
     // PostgreSQL's jsonb refuses a NUL character, so the batch holding this entity cannot be written.
     const refused = { ...course('refused'), data: { name: 'nul \u0000 inside' } };
     await staged.add([refused, ...Array.from({ length: 600 }, (_, index) => course(`before ${index}`))]);
     await expect(staged.flush()).rejects.toThrow(/unicode|\\u0000|escape/i);
     await staged.clear();
     expect(await stagedCount()).toBe(0);
+    await expect(staged.add(Array.from({ length: 500 }, (_, index) => course(`no run ${index}`)))).rejects.toThrow('staged entities used outside a run');
+    await staged.begin(randomUUID());
     await staged.add([course('after')]);
     await staged.flush();
     expect(await stagedCount()).toBe(1);
@@ -82,5 +84,28 @@ describe('the index of the last snapshot', () => {
     expect(byName.get('failed program'.padEnd(64, '0'))?.scopes).toEqual(['og:35']);
     const bare = await new SnapshotStore({ knex }).loadIndex();
     expect([...bare.values()].filter((entity) => rows.some((entry) => entry.entity_id === entity.entityId)).map((entity) => entity.data)).toEqual([null, null, null, null]);
+  });
+
+  it("gives a run back only what it staged itself, never another run's data for the same entity", async () => {
+    // Two runs at once happen only when the run lock's session ended during the first; each must miss, not
+    // take, what the other staged.
+    const first = new StagedEntityStore({ knex });
+    const second = new StagedEntityStore({ knex });
+    const shared = course('as the first run read it');
+    await first.begin(randomUUID());
+    const earlier = course('staged by the first run before the second began');
+    await first.add([earlier]);
+    await first.flush();
+    await second.begin(randomUUID());
+    await first.add([shared]);
+    await first.flush();
+    await second.add([{ ...shared, data: { ...shared.data, name: 'as the second run read it' } }]);
+    await second.flush();
+    const key = `course:${shared.entityId}`;
+    expect((await first.load(knex, [shared, earlier])).get(key)?.name).toBe('as the first run read it');
+    expect((await second.load(knex, [shared, earlier])).get(key)?.name).toBe('as the second run read it');
+    // The second's start emptied the table: the first's earlier row is gone, for both.
+    expect((await first.load(knex, [earlier])).size).toBe(0);
+    expect((await second.load(knex, [earlier])).size).toBe(0);
   });
 });

@@ -1,6 +1,7 @@
 import type { MigrationSet } from '@timetable/db';
 import { createOutboxTable } from '@timetable/events';
 import { addFeedValidators } from './add-feed-validators.js';
+import { addRunFence } from './add-run-fence.js';
 import { addStagedEntities } from './add-staged-entities.js';
 import { addUpstreamBodies } from './add-upstream-bodies.js';
 import { createSyncTables } from './create-sync-tables.js';
@@ -13,4 +14,5 @@ export const syncMigrations: MigrationSet = {
   '20261125000000_add_upstream_bodies': addUpstreamBodies,
   '20261125000100_add_feed_validators': addFeedValidators,
   '20261125000200_add_staged_entities': addStagedEntities,
+  '20261206000000_add_run_fence': addRunFence,
 };

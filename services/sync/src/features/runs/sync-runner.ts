@@ -13,6 +13,7 @@ import { programScope } from '../normalise/normalised-entity.js';
 import { programIdOf, semesterIdOf } from '../normalise/upstream-ids.js';
 import { ScopeCounts } from '../snapshot/scope-counts.js';
 import type { IndexedEntity, SnapshotStore } from '../snapshot/snapshot-store.js';
+import type { SnapshotVersionStore } from '../snapshot/snapshot-version.js';
 import type { StagedEntityStore } from '../snapshot/staged-entity-store.js';
 import type { FeedOccurrence } from '../upstream-client/parse-ical.js';
 import { readAsStored, readPlanningUnits, type LastRead } from '../upstream-client/read-as-stored.js';
@@ -59,6 +60,7 @@ export interface SyncRunnerDeps {
   client: StarplanClient;
   snapshots: SnapshotStore;
   staged: StagedEntityStore;
+  versions: SnapshotVersionStore;
   runs: SyncRunStore;
   bodies: UpstreamBodyStore;
   relay: OutboxRelay;
@@ -69,6 +71,10 @@ export interface SyncRunnerDeps {
 }
 
 const LOCK_NAME = 'timetable-sync-run';
+
+/** Why a run that built changes committed nothing: see SnapshotVersionStore.advance. */
+export const SUPERSEDED_MESSAGE =
+  'another sync run committed while this one ran (the run lock\'s session had ended): this run committed nothing, the next one reads again';
 
 export class SyncRunner {
   private inFlight: Promise<SyncRunResult> | undefined;
@@ -149,7 +155,7 @@ export class SyncRunner {
     // The last snapshot and the feeds' derivations are read only once a feed has to be built: a run that finds
     // every answer unchanged never needs them.
     let building: Promise<Building> | undefined;
-    const builder = () => (building ??= this.startBuilding(upstream, listFailures));
+    const builder = () => (building ??= this.startBuilding(id, upstream, listFailures));
     let feedsParsed = 0;
     const onParsed = async (og: number, group: UpstreamPlanningGroup, occurrences: FeedOccurrence[]) => {
       feedsParsed += 1;
@@ -167,7 +173,7 @@ export class SyncRunner {
       const listRows = lists.size > 0 || stored.lists.size !== listsRead?.size ? { lists, listsRead } : undefined;
       return this.commitUnchanged(id, startedAt, now(), upstream.planningUnit.id, lastCommitted, { feedsParsed, feedsUnchanged: upstream.unchangedFeeds.size }, listRows);
     }
-    const { builder: next, previous, feedRecords: storedFeeds } = await builder();
+    const { builder: next, previous, feedRecords: storedFeeds, version } = await builder();
     for (const failure of feedFailures) next.failFeed(failure);
     const reread = groupsToRead(upstream.programs, upstream.groupsByProgram).filter(({ og, group }) => {
       const hash = upstream.unchangedFeeds.get(group.id);
@@ -179,6 +185,8 @@ export class SyncRunner {
     await staged.flush();
     const finishedAt = now();
     const outcome = await knex.transaction(async (trx) => {
+      // The fence: the lock kept other runs out only while its session lived.
+      if (!(await this.deps.versions.advance(trx, version))) throw new Error(SUPERSEDED_MESSAGE);
       const { tally, rejected } = await writeChanges(trx, { snapshots, staged }, { previous, next: snapshot.entities, syncRunId: id, now: finishedAt });
       const errors = [...snapshot.failures.map((failure) => pairErrorOf(failure, finishedAt)), ...rejected];
       const status: SyncRunStatus = errors.length > 0 ? 'partial' : 'succeeded';
@@ -208,9 +216,12 @@ export class SyncRunner {
    * Reads the last snapshot's keys, hashes and scopes, the data a build may keep as it was, and what each
    * stored feed's events were built from; empties the staging table, which may hold what an earlier run left
    * when it failed. The run holds the advisory lock, so the feed records are those whose hashes it compared.
+   * The snapshot's version is read first: a run that commits after it (possible only once this run's lock
+   * session has ended) moves it on, and this run's commit then refuses to write against what it read.
    */
-  private async startBuilding(upstream: UpstreamSnapshot, failures: readonly ScopedFailure[]): Promise<Building> {
-    await this.deps.staged.clear();
+  private async startBuilding(runId: string, upstream: UpstreamSnapshot, failures: readonly ScopedFailure[]): Promise<Building> {
+    await this.deps.staged.begin(runId);
+    const version = await this.deps.versions.current();
     const failedPrograms = failures.filter((failure) => failure.pgid === null).map((failure) => programScope(failure.og));
     const [previous, feedRecords] = await Promise.all([
       this.deps.snapshots.loadIndex([
@@ -220,7 +231,7 @@ export class SyncRunner {
       this.deps.bodies.loadFeedRecords(),
     ]);
     const counts = ScopeCounts.of(previous.values());
-    return { previous, feedRecords, builder: new NextSnapshotBuilder({ upstream, failures, previous, counts, feedRecords }) };
+    return { previous, feedRecords, version, builder: new NextSnapshotBuilder({ upstream, failures, previous, counts, feedRecords }) };
   }
 
   /**
@@ -265,6 +276,8 @@ interface Building {
   previous: Map<string, IndexedEntity>;
   /** pgid -> the stored feed record, with its derivation. */
   feedRecords: Map<number, FeedRecord>;
+  /** The snapshot's version before `previous` was read (SnapshotVersionStore). */
+  version: string;
   builder: NextSnapshotBuilder;
 }
 

@@ -153,10 +153,12 @@ export async function selectByKeys<Row>(
   table: string,
   columns: string[],
   keys: readonly { entityType: EntityType; entityId: string }[],
+  /** Further equalities every row must meet (the staging table's run). */
+  alsoWhere: Record<string, string> = {},
 ): Promise<Row[]> {
   const rows: Row[] = [];
   for (const [entityType, ids] of idsByType(keys)) {
-    rows.push(...((await db(table).select(columns).where({ entity_type: entityType }).whereRaw('entity_id = any(?::text[])', [ids])) as Row[]));
+    rows.push(...((await db(table).select(columns).where({ ...alsoWhere, entity_type: entityType }).whereRaw('entity_id = any(?::text[])', [ids])) as Row[]));
   }
   return rows;
 }

@@ -1,7 +1,9 @@
 /**
  * The data of entities a run built that differ from the snapshot, put aside in PostgreSQL while the run goes
  * on reading, and read back in chunks when it writes (runs/write-changes.ts). Only one run builds at a time
- * (the advisory lock), and each starts by emptying the table.
+ * (the advisory lock), and each starts by emptying the table. Each row names its run, and a run reads back only
+ * its own: should the lock's session end during a run and another replica run beside it, neither can take the
+ * other's data for its own (a row the other emptied away fails the run that misses it instead).
  */
 import type { EntityType } from '@timetable/contracts';
 import type { Knex } from '@timetable/db';
@@ -26,6 +28,8 @@ const BATCHES_AHEAD = 4;
 
 export class StagedEntityStore {
   private readonly knex: Knex;
+  /** The run staging now (begin); none after clear. */
+  private runId: string | undefined;
   private pending: StagedEntity[] = [];
   /** Writes run one after another, each with the batch it took; once one fails, the rest are skipped. */
   private writing: Promise<void> = Promise.resolve();
@@ -36,8 +40,15 @@ export class StagedEntityStore {
     this.knex = deps.knex;
   }
 
+  /** Empties the table (clear) and stages for `runId` from now on. */
+  async begin(runId: string): Promise<void> {
+    await this.clear();
+    this.runId = runId;
+  }
+
   /** Empties the table, and forgets a failed write of an earlier run (its run has failed with it). */
   async clear(): Promise<void> {
+    this.runId = undefined;
     this.pending = [];
     await this.writing.catch(() => undefined);
     this.writing = Promise.resolve();
@@ -65,19 +76,28 @@ export class StagedEntityStore {
     await this.writing;
   }
 
-  /** The staged data of `keys`, by snapshotKey; read inside the run's transaction. */
+  /** The data this run staged for `keys`, by snapshotKey; read inside the run's transaction. */
   async load(db: Knex, keys: readonly { entityType: EntityType; entityId: string }[]): Promise<Map<string, Record<string, unknown>>> {
-    const rows = await selectByKeys<{ entity_type: EntityType; entity_id: string; data: Record<string, unknown> }>(db, 'staged_entities', ['*'], keys);
+    const columns = ['entity_type', 'entity_id', 'data'];
+    const rows = await selectByKeys<{ entity_type: EntityType; entity_id: string; data: Record<string, unknown> }>(db, 'staged_entities', columns, keys, {
+      sync_run_id: this.currentRun(),
+    });
     return new Map(rows.map((row) => [snapshotKey(row.entity_type, row.entity_id), row.data]));
   }
 
+  private currentRun(): string {
+    if (this.runId === undefined) throw new Error('staged entities used outside a run: begin was not called');
+    return this.runId;
+  }
+
   private writeBatch(): Promise<void> {
+    const runId = this.currentRun();
     const batch = this.pending.splice(0, BATCH);
     this.queued += 1;
     this.writing = this.writing.then(async () => {
-      const rows = batch.map((entity) => ({ entity_type: entity.entityType, entity_id: entity.entityId, data: JSON.stringify(entity.data) }));
+      const rows = batch.map((entity) => ({ sync_run_id: runId, entity_type: entity.entityType, entity_id: entity.entityId, data: JSON.stringify(entity.data) }));
       try {
-        await this.knex('staged_entities').insert(rows).onConflict(['entity_type', 'entity_id']).merge();
+        await this.knex('staged_entities').insert(rows).onConflict(['sync_run_id', 'entity_type', 'entity_id']).merge();
       } finally {
         this.queued -= 1;
       }

@@ -1,0 +1,29 @@
+import type { Migration } from '@timetable/db';
+
+/**
+ * What fences a run's commit (runs/sync-runner.ts): the snapshot's version, advanced by every run that writes
+ * changes, and the run each staged row belongs to. The advisory lock keeps runs apart only while its session
+ * lives; should that session end during a run (an idle timeout of the server or of a proxy, an operator),
+ * another replica may run beside it, and these keep the two from both committing the same changes or reading
+ * each other's staged data. Staged rows are a run's scratch data, so the table is emptied here.
+ */
+export const addRunFence: Migration = {
+  async up(knex) {
+    await knex.raw(`create table snapshot_version (
+      singleton boolean primary key default true check (singleton),
+      version bigint not null
+    )`);
+    await knex.raw('insert into snapshot_version (version) values (0)');
+    await knex.raw('truncate staged_entities');
+    await knex.raw('alter table staged_entities add column sync_run_id uuid not null');
+    await knex.raw('alter table staged_entities drop constraint staged_entities_pkey');
+    await knex.raw('alter table staged_entities add primary key (sync_run_id, entity_type, entity_id)');
+  },
+  async down(knex) {
+    await knex.raw('truncate staged_entities');
+    await knex.raw('alter table staged_entities drop constraint staged_entities_pkey');
+    await knex.raw('alter table staged_entities drop column sync_run_id');
+    await knex.raw('alter table staged_entities add primary key (entity_type, entity_id)');
+    await knex.schema.dropTable('snapshot_version');
+  },
+};
