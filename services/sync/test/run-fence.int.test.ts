@@ -1,15 +1,16 @@
 /**
- * The fence of a run's commit. The advisory lock keeps a second replica's run out only while the lock's session
+ * The fence of a run's commits. The advisory lock keeps a second replica's run out only while the lock's session
  * lives; here that session is ended (as an idle timeout of the server or a proxy would end it) while a run is
- * between reading the snapshot and committing, and another replica runs and commits meanwhile. The first run
- * must then commit nothing, so that no change is recorded twice.
+ * held, and another replica runs and commits meanwhile. The held run must then commit nothing: neither changes
+ * that would be recorded twice, nor a record of a run that changed nothing naming answers the snapshot was not
+ * built from.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChangeEvent } from '@timetable/contracts';
 import { OutboxRelay } from '@timetable/events';
 import { captureLogger } from '@timetable/testing';
 import { SUPERSEDED_MESSAGE, SyncRunner } from '../src/features/runs/sync-runner.js';
-import { SyncRunStore } from '../src/features/runs/sync-run-store.js';
+import { SyncRunStore, type SyncRunRecord } from '../src/features/runs/sync-run-store.js';
 import { UpstreamBodyStore } from '../src/features/runs/upstream-body-store.js';
 import { SnapshotStore, type DataWanted, type IndexedEntity } from '../src/features/snapshot/snapshot-store.js';
 import { SnapshotVersionStore } from '../src/features/snapshot/snapshot-version.js';
@@ -19,28 +20,42 @@ import { SYNC_SCHEMA } from '../src/migrations/index.js';
 import { changeOneFeed } from './feed-proxy.js';
 import { createSyncHarness, type SyncHarness } from './sync-harness.js';
 
-/** A snapshot store that, once armed, holds the run that read the snapshot until it is let go. */
-class HeldSnapshotStore extends SnapshotStore {
-  private hold: { reached: () => void; release: Promise<void> } | undefined;
+/** Holds the run that reaches it until let go; `reached` resolves when one has. */
+class Hold {
+  private reachedBy: (() => void) | undefined;
+  readonly reached = new Promise<void>((resolve) => (this.reachedBy = resolve));
+  private letGoOf: (() => void) | undefined;
+  private readonly released = new Promise<void>((resolve) => (this.letGoOf = resolve));
 
-  /** Resolves once a run has read the snapshot; `letGo` lets that run go on. */
-  arm(): { reached: Promise<void>; letGo: () => void } {
-    let reached!: () => void;
-    let letGo!: () => void;
-    const reachedPromise = new Promise<void>((resolve) => (reached = resolve));
-    this.hold = { reached, release: new Promise<void>((resolve) => (letGo = resolve)) };
-    return { reached: reachedPromise, letGo };
+  async pass(): Promise<void> {
+    this.reachedBy?.();
+    await this.released;
   }
+
+  letGo(): void {
+    this.letGoOf?.();
+  }
+}
+
+/** Holds the run once it has read the snapshot it diffs against. */
+class HeldSnapshotStore extends SnapshotStore {
+  hold: Hold | undefined;
 
   override async loadIndex(withData?: readonly DataWanted[]): Promise<Map<string, IndexedEntity>> {
     const index = await super.loadIndex(withData);
-    const hold = this.hold;
-    if (hold) {
-      this.hold = undefined;
-      hold.reached();
-      await hold.release;
-    }
+    await this.hold?.pass();
     return index;
+  }
+}
+
+/** Holds the run once it has read the last committed run and the snapshot's version. */
+class HeldRunStore extends SyncRunStore {
+  hold: Hold | undefined;
+
+  override async lastCommitted(): Promise<{ run: SyncRunRecord | undefined; snapshotVersion: string }> {
+    const read = await super.lastCommitted();
+    await this.hold?.pass();
+    return read;
   }
 }
 
@@ -49,52 +64,65 @@ const { logger } = captureLogger('warn');
 
 beforeAll(async () => {
   harness = await createSyncHarness(13);
+  expect((await harness.sync()).result.status).toBe('succeeded');
 });
 afterAll(async () => {
   await harness?.close();
 });
 
-/** Another replica's runner on the same store, its snapshot reads held when asked. */
-function replicaWithHeldReads(): { runner: SyncRunner; snapshots: HeldSnapshotStore } {
+/** Another replica's runner on the same store, held where the test says. */
+function replica(holds: { afterSnapshotRead?: Hold; afterRunRead?: Hold }): SyncRunner {
   const { knex, bus, sim } = harness;
-  const snapshots = new HeldSnapshotStore({ knex });
-  const runner = new SyncRunner({
+  const snapshots = Object.assign(new HeldSnapshotStore({ knex }), { hold: holds.afterSnapshotRead });
+  const runs = Object.assign(new HeldRunStore({ knex }), { hold: holds.afterRunRead });
+  return new SyncRunner({
     knex,
     client: new StarplanClient({ baseUrl: sim.url, timeZone: 'Europe/Berlin' }),
     snapshots,
     staged: new StagedEntityStore({ knex }),
     versions: new SnapshotVersionStore({ knex }),
-    runs: new SyncRunStore({ knex }),
+    runs,
     bodies: new UpstreamBodyStore({ knex }),
     relay: new OutboxRelay({ knex, schema: SYNC_SCHEMA, bus, logger }),
     logger,
     timeZone: 'Europe/Berlin',
     planningUnit: sim.simulator.model.currentPuId,
   });
-  return { runner, snapshots };
 }
 
-/** Ends the session that holds the run lock, as the server does to a session idle past its timeout. */
+/** Ends the session that holds the run lock, as the server does to a session idle past its timeout, and waits until it has. */
 async function endLockSession(): Promise<number> {
-  const { rows } = await harness.knex.raw<{ rows: { pid: number }[] }>(
-    `select pg_terminate_backend(pid) as ended, pid from pg_locks
+  const { rows } = await harness.knex.raw<{ rows: { ended: boolean }[] }>(
+    `select pg_terminate_backend(pid, 5000) as ended from pg_locks
       where locktype = 'advisory' and granted and database = (select oid from pg_database where datname = current_database())`,
   );
-  return rows.length;
+  return rows.filter((row) => row.ended).length;
 }
 
-const changesOf = (syncRunId: string | null) => harness.changes.map((event) => event.value as ChangeEvent).filter((change) => change.syncRunId === syncRunId);
+async function publishedChanges(): Promise<ChangeEvent[]> {
+  await (await harness.service()).relay.drain();
+  return harness.changes.map((event) => event.value as ChangeEvent);
+}
+
+/** The same change (entity, action and data) recorded more than once. */
+function repeated(changes: readonly ChangeEvent[]): string[] {
+  const seen = new Set<string>();
+  const twice: string[] = [];
+  for (const change of changes) {
+    const key = JSON.stringify([change.entityType, change.entityId, change.action, change.previousData, change.newData]);
+    if (seen.has(key)) twice.push(key);
+    seen.add(key);
+  }
+  return twice;
+}
 
 describe('a run whose lock session ended while it ran', () => {
-  it('commits nothing once another replica has committed meanwhile, and no change is recorded twice', async () => {
-    const first = await harness.sync();
-    expect(first.result.status).toBe('succeeded');
+  it('commits no change once another replica has committed meanwhile, and no change is recorded twice', async () => {
+    const before = (await publishedChanges()).length;
     changeOneFeed(harness);
-
-    const replica = replicaWithHeldReads();
-    const held = replica.snapshots.arm();
-    const stale = replica.runner.runOnce();
-    await held.reached;
+    const afterSnapshotRead = new Hold();
+    const stale = replica({ afterSnapshotRead }).runOnce();
+    await afterSnapshotRead.reached;
     expect(await endLockSession()).toBe(1);
 
     // The lock is free, so the other replica runs, and records the change.
@@ -103,26 +131,54 @@ describe('a run whose lock session ended while it ran', () => {
     expect(meanwhile.changes.length).toBeGreaterThan(0);
 
     // The held run read the snapshot before that commit and would record the same change again.
-    held.letGo();
+    afterSnapshotRead.letGo();
     const result = await stale;
     expect(result.status).toBe('failed');
     expect(result.errors.map((error) => error.errorMessage)).toEqual([SUPERSEDED_MESSAGE]);
-    const { relay } = await harness.service();
-    await relay.drain();
-    expect(changesOf(result.syncRunId)).toEqual([]);
-    const keys = harness.changes.map((event) => event.value as ChangeEvent).map((change) => `${change.entityType}:${change.entityId}:${change.syncRunId}`);
-    expect(new Set(keys).size).toBe(keys.length);
+    const changes = (await publishedChanges()).slice(before);
+    expect(changes.filter((change) => change.syncRunId === result.syncRunId)).toEqual([]);
+    expect(repeated(changes)).toEqual([]);
 
     // The snapshot is the one the other replica committed: the next run finds nothing to change.
     const after = await harness.sync();
     expect(after.result).toMatchObject({ status: 'succeeded', created: 0, updated: 0, deleted: 0 });
+  });
+
+  it('records no unchanged run once another replica has committed meanwhile, so a change undone upstream is still found', async () => {
+    const { simulator } = harness.sim;
+    const room = [...simulator.model.rooms.values()][0]!;
+    const originalName = room.name;
+    const afterRunRead = new Hold();
+    const stale = replica({ afterRunRead }).runOnce();
+    await afterRunRead.reached;
+    expect(await endLockSession()).toBe(1);
+
+    // Another replica records a renamed room; then the upstream names it as before.
+    simulator.renameRoom({ roomId: room.id, name: `${originalName} (renamed)` });
+    const meanwhile = await harness.sync();
+    const renamed = meanwhile.changes.filter((change) => change.entityType === 'room');
+    expect(renamed.map((change) => change.action)).toEqual(['updated']);
+    simulator.renameRoom({ roomId: room.id, name: originalName });
+
+    // The held run compares the upstream with the run before the rename, and finds it as that run read it;
+    // its record would name those answers as the snapshot's, which holds the rename.
+    afterRunRead.letGo();
+    const result = await stale;
+    expect(result.status).toBe('failed');
+    expect(result.errors.map((error) => error.errorMessage)).toEqual([SUPERSEDED_MESSAGE]);
+
+    const undone = await harness.sync();
+    expect(undone.result.status).toBe('succeeded');
+    const restored = undone.changes.filter((change) => change.entityType === 'room');
+    expect(restored.map((change) => [change.entityId, change.newData])).toEqual([[renamed[0]!.entityId, renamed[0]!.previousData]]);
   });
 });
 
 describe('the snapshot version', () => {
   it('lets only one of two commits that read the same version advance it; the second waits for the first, then is refused', async () => {
     const versions = new SnapshotVersionStore({ knex: harness.knex });
-    const read = await versions.current();
+    const runs = new SyncRunStore({ knex: harness.knex });
+    const { snapshotVersion: read } = await runs.lastCommitted();
     let firstCommit!: () => void;
     const firstHolds = new Promise<void>((resolve) => (firstCommit = resolve));
     const first = harness.knex.transaction(async (trx) => {
@@ -130,11 +186,22 @@ describe('the snapshot version', () => {
       await firstHolds;
       return advanced;
     });
-    await expect.poll(async () => (await harness.knex('snapshot_version').forUpdate().noWait().first().then(() => 'free', () => 'locked'))).toBe('locked');
+    await expect.poll(() => lockWaiters()).toBe(0);
+    await expect.poll(() => harness.knex('snapshot_version').forUpdate().noWait().first().then(() => 'free', () => 'locked')).toBe('locked');
     const second = harness.knex.transaction((trx) => versions.advance(trx, read));
+    // The second must be waiting for the first's row lock before the first commits.
+    await expect.poll(() => lockWaiters()).toBe(1);
     firstCommit();
     expect(await first).toBe(true);
     expect(await second).toBe(false);
-    expect(await versions.current()).toBe(String(BigInt(read) + 1n));
+    expect((await runs.lastCommitted()).snapshotVersion).toBe(String(BigInt(read) + 1n));
   });
 });
+
+/** Sessions of this database waiting for a lock on snapshot_version. */
+async function lockWaiters(): Promise<number> {
+  const { rows } = await harness.knex.raw<{ rows: unknown[] }>(
+    `select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like '%snapshot_version%'`,
+  );
+  return rows.length;
+}

@@ -52,7 +52,7 @@ describe('the staging table', () => {
     await expect(staged.flush()).rejects.toThrow(/unicode|\\u0000|escape/i);
     await staged.clear();
     expect(await stagedCount()).toBe(0);
-    await expect(staged.add(Array.from({ length: 500 }, (_, index) => course(`no run ${index}`)))).rejects.toThrow('staged entities used outside a run');
+    await expect(staged.add([course('no run')])).rejects.toThrow('staged entities used outside a run');
     await staged.begin(randomUUID());
     await staged.add([course('after')]);
     await staged.flush();
@@ -107,5 +107,9 @@ describe('the index of the last snapshot', () => {
     // The second's start emptied the table: the first's earlier row is gone, for both.
     expect((await first.load(knex, [earlier])).size).toBe(0);
     expect((await second.load(knex, [earlier])).size).toBe(0);
+    // The end of one run deletes its own rows only.
+    await first.clear();
+    expect((await second.load(knex, [shared])).get(key)?.name).toBe('as the second run read it');
+    expect(await stagedCount()).toBe(1);
   });
 });

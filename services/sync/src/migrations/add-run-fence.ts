@@ -6,9 +6,16 @@ import type { Migration } from '@timetable/db';
  * lives; should that session end during a run (an idle timeout of the server or of a proxy, an operator),
  * another replica may run beside it, and these keep the two from both committing the same changes or reading
  * each other's staged data. Staged rows are a run's scratch data, so the table is emptied here.
+ *
+ * In a rolling upgrade a replica of the code before this one fails every run that builds changes once this has
+ * run (its staged rows name no run), so such a run commits nothing; runs that find the upstream unchanged still
+ * succeed. Replace the old replicas promptly (docs/architecture.md, "Sync").
  */
 export const addRunFence: Migration = {
   async up(knex) {
+    // Emptying and altering staged_entities waits for an exclusive lock, and a run writing to it would hold it
+    // off: give up instead, and the service's next start tries again.
+    await knex.raw("set local lock_timeout = '10s'");
     await knex.raw(`create table snapshot_version (
       singleton boolean primary key default true check (singleton),
       version bigint not null

@@ -56,19 +56,7 @@ export class SyncRunStore {
   }
 
   async record(trx: Knex | Knex.Transaction, run: SyncRunRecord, errors: readonly PairError[]): Promise<void> {
-    await trx('sync_runs').insert({
-      id: run.id,
-      started_at: run.startedAt,
-      finished_at: run.finishedAt,
-      planning_unit_id: run.planningUnitId,
-      status: run.status,
-      created_count: run.created,
-      updated_count: run.updated,
-      deleted_count: run.deleted,
-      entity_count: run.entityCount,
-      error_message: run.errorMessage,
-      upstream_fingerprint: run.upstreamFingerprint,
-    });
+    await trx('sync_runs').insert(rowOf(run));
     if (errors.length === 0) return;
     await trx('sync_errors').insert(
       errors.map((error) => ({
@@ -81,23 +69,44 @@ export class SyncRunStore {
     );
   }
 
+  /**
+   * Records a run that changed nothing, in one statement, only if the snapshot is still at `snapshotVersion`
+   * (SnapshotVersionStore): false when another run has committed since. The row's share lock waits for a commit
+   * in progress, and then sees its version.
+   */
+  async recordIfSnapshotAt(db: Knex | Knex.Transaction, run: SyncRunRecord, snapshotVersion: string): Promise<boolean> {
+    const row = rowOf(run);
+    const result = await db.raw<{ rowCount: number }>(
+      `with fence as (select 1 from snapshot_version where version = ? for share)
+       insert into sync_runs (${RUN_COLUMNS.map(() => '??').join(', ')})
+       select * from (values (${RUN_COLUMNS.map((column) => `?::${RUN_COLUMN_TYPES[column]}`).join(', ')})) as run
+       where exists (select 1 from fence)`,
+      [snapshotVersion, ...RUN_COLUMNS, ...RUN_COLUMNS.map((column) => row[column])],
+    );
+    return result.rowCount === 1;
+  }
+
+  /**
+   * The last run that read the upstream and committed, and the snapshot's version, read in one statement so
+   * that they belong together: a run compares its answers with that run's, and fences its commit on that version.
+   */
+  async lastCommitted(): Promise<{ run: SyncRunRecord | undefined; snapshotVersion: string }> {
+    const { rows } = await this.knex.raw<{ rows: (Partial<RunRow> & { snapshot_version: string })[] }>(
+      `select run.*, version.version as snapshot_version from snapshot_version as version
+       left join lateral (
+         select * from sync_runs where status in ('succeeded', 'partial') order by finished_at desc limit 1
+       ) as run on true`,
+    );
+    const row = rows[0];
+    if (row === undefined) throw new Error('snapshot_version holds no row: the sync schema is not migrated');
+    return { run: row.id === null || row.id === undefined ? undefined : recordOf(row as RunRow), snapshotVersion: String(row.snapshot_version) };
+  }
+
   async latest(filter?: { fetched: boolean }): Promise<SyncRunRecord | undefined> {
     const query = this.knex('sync_runs').orderBy('finished_at', 'desc').first<RunRow | undefined>();
     if (filter?.fetched) query.whereIn('status', ['succeeded', 'partial']);
     const row = await query;
-    return row && {
-      id: row.id,
-      startedAt: row.started_at,
-      finishedAt: row.finished_at,
-      planningUnitId: row.planning_unit_id,
-      status: row.status,
-      created: row.created_count,
-      updated: row.updated_count,
-      deleted: row.deleted_count,
-      entityCount: row.entity_count,
-      errorMessage: row.error_message,
-      upstreamFingerprint: row.upstream_fingerprint,
-    };
+    return row && recordOf(row);
   }
 
   async errorsOf(runId: string): Promise<PairError[]> {
@@ -110,4 +119,51 @@ export class SyncRunStore {
       occurredAt: row.occurred_at,
     }));
   }
+}
+
+const RUN_COLUMN_TYPES = {
+  id: 'uuid',
+  started_at: 'timestamptz',
+  finished_at: 'timestamptz',
+  planning_unit_id: 'integer',
+  status: 'text',
+  created_count: 'integer',
+  updated_count: 'integer',
+  deleted_count: 'integer',
+  entity_count: 'integer',
+  error_message: 'text',
+  upstream_fingerprint: 'text',
+} as const satisfies Record<keyof RunRow, string>;
+const RUN_COLUMNS = Object.keys(RUN_COLUMN_TYPES) as (keyof RunRow)[];
+
+function rowOf(run: SyncRunRecord): RunRow {
+  return {
+    id: run.id,
+    started_at: run.startedAt,
+    finished_at: run.finishedAt,
+    planning_unit_id: run.planningUnitId,
+    status: run.status,
+    created_count: run.created,
+    updated_count: run.updated,
+    deleted_count: run.deleted,
+    entity_count: run.entityCount,
+    error_message: run.errorMessage,
+    upstream_fingerprint: run.upstreamFingerprint,
+  };
+}
+
+function recordOf(row: RunRow): SyncRunRecord {
+  return {
+    id: row.id,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+    planningUnitId: row.planning_unit_id,
+    status: row.status,
+    created: row.created_count,
+    updated: row.updated_count,
+    deleted: row.deleted_count,
+    entityCount: row.entity_count,
+    errorMessage: row.error_message,
+    upstreamFingerprint: row.upstream_fingerprint,
+  };
 }

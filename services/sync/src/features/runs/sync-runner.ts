@@ -74,7 +74,7 @@ const LOCK_NAME = 'timetable-sync-run';
 
 /** Why a run that built changes committed nothing: see SnapshotVersionStore.advance. */
 export const SUPERSEDED_MESSAGE =
-  'another sync run committed while this one ran (the run lock\'s session had ended): this run committed nothing, the next one reads again';
+  'another sync run committed while this one ran (two ran at once: a run lock\'s session had ended): this run committed nothing, the next one reads again';
 
 export class SyncRunner {
   private inFlight: Promise<SyncRunResult> | undefined;
@@ -130,7 +130,13 @@ export class SyncRunner {
     // Every run reads the planning units first, whatever the store holds, so they are asked for while the
     // store answers. Should the store fail first, their answer arriving later only fills the client's kept
     // lists, which any run may share.
-    const [stored, lastCommitted, planningUnitsRead] = await Promise.all([bodies.loadHashes(), runs.latest({ fetched: true }), readPlanningUnits(client)]);
+    // The snapshot's version comes with the last committed run: every commit of this run, even of a run that
+    // changed nothing, is fenced on it (SnapshotVersionStore).
+    const [stored, { run: lastCommitted, snapshotVersion }, planningUnitsRead] = await Promise.all([
+      bodies.loadHashes(),
+      runs.lastCommitted(),
+      readPlanningUnits(client),
+    ]);
     const today = localDateOf(startedAt, timeZone);
     const forcedPlanningUnit = this.deps.planningUnit;
     // After a complete run, first whether every answer is the one it read, decoding only the planning units:
@@ -140,7 +146,7 @@ export class SyncRunner {
     if (firstRead?.everyAnswerAsStored && lastCommitted?.upstreamFingerprint === fingerprintOf(firstRead.bodies)) {
       syncStoredAnswerChecks.inc({ outcome: 'unchanged' });
       client.keepListsRead(firstRead.bodies);
-      return this.commitUnchanged(id, startedAt, now(), firstRead.planningUnit.id, lastCommitted, { feedsParsed: 0, feedsUnchanged: firstRead.feedsUnchanged });
+      return this.commitUnchanged(id, startedAt, now(), firstRead.planningUnit.id, { lastCommitted, snapshotVersion }, { feedsParsed: 0, feedsUnchanged: firstRead.feedsUnchanged });
     }
     if (firstRead) {
       syncStoredAnswerChecks.inc({ outcome: 'changed' });
@@ -171,9 +177,9 @@ export class SyncRunner {
       // (written by a version that lost rows), so they are put right with the run.
       const { lists, listsRead } = listRowChanges(upstream.bodies, stored, 'succeeded');
       const listRows = lists.size > 0 || stored.lists.size !== listsRead?.size ? { lists, listsRead } : undefined;
-      return this.commitUnchanged(id, startedAt, now(), upstream.planningUnit.id, lastCommitted, { feedsParsed, feedsUnchanged: upstream.unchangedFeeds.size }, listRows);
+      return this.commitUnchanged(id, startedAt, now(), upstream.planningUnit.id, { lastCommitted, snapshotVersion }, { feedsParsed, feedsUnchanged: upstream.unchangedFeeds.size }, listRows);
     }
-    const { builder: next, previous, feedRecords: storedFeeds, version } = await builder();
+    const { builder: next, previous, feedRecords: storedFeeds } = await builder();
     for (const failure of feedFailures) next.failFeed(failure);
     const reread = groupsToRead(upstream.programs, upstream.groupsByProgram).filter(({ og, group }) => {
       const hash = upstream.unchangedFeeds.get(group.id);
@@ -186,7 +192,7 @@ export class SyncRunner {
     const finishedAt = now();
     const outcome = await knex.transaction(async (trx) => {
       // The fence: the lock kept other runs out only while its session lived.
-      if (!(await this.deps.versions.advance(trx, version))) throw new Error(SUPERSEDED_MESSAGE);
+      if (!(await this.deps.versions.advance(trx, snapshotVersion))) throw new Error(SUPERSEDED_MESSAGE);
       const { tally, rejected } = await writeChanges(trx, { snapshots, staged }, { previous, next: snapshot.entities, syncRunId: id, now: finishedAt });
       const errors = [...snapshot.failures.map((failure) => pairErrorOf(failure, finishedAt)), ...rejected];
       const status: SyncRunStatus = errors.length > 0 ? 'partial' : 'succeeded';
@@ -216,12 +222,9 @@ export class SyncRunner {
    * Reads the last snapshot's keys, hashes and scopes, the data a build may keep as it was, and what each
    * stored feed's events were built from; empties the staging table, which may hold what an earlier run left
    * when it failed. The run holds the advisory lock, so the feed records are those whose hashes it compared.
-   * The snapshot's version is read first: a run that commits after it (possible only once this run's lock
-   * session has ended) moves it on, and this run's commit then refuses to write against what it read.
    */
   private async startBuilding(runId: string, upstream: UpstreamSnapshot, failures: readonly ScopedFailure[]): Promise<Building> {
     await this.deps.staged.begin(runId);
-    const version = await this.deps.versions.current();
     const failedPrograms = failures.filter((failure) => failure.pgid === null).map((failure) => programScope(failure.og));
     const [previous, feedRecords] = await Promise.all([
       this.deps.snapshots.loadIndex([
@@ -231,29 +234,35 @@ export class SyncRunner {
       this.deps.bodies.loadFeedRecords(),
     ]);
     const counts = ScopeCounts.of(previous.values());
-    return { previous, feedRecords, version, builder: new NextSnapshotBuilder({ upstream, failures, previous, counts, feedRecords }) };
+    return { previous, feedRecords, builder: new NextSnapshotBuilder({ upstream, failures, previous, counts, feedRecords }) };
   }
 
   /**
    * Every answer is the one the last complete run read, so building and diffing would give back the snapshot
-   * as it is: record the run and stop, without loading the snapshot.
+   * as it is: record the run and stop, without loading the snapshot. Fenced like a commit of changes: were the
+   * record written after another run committed, it would name the older answers as the snapshot's, and a later
+   * run finding those answers again would take the snapshot for theirs.
    */
   private async commitUnchanged(
     id: string,
     startedAt: Date,
     finishedAt: Date,
     planningUnitId: number,
-    lastCommitted: SyncRunRecord,
+    { lastCommitted, snapshotVersion }: { lastCommitted: SyncRunRecord; snapshotVersion: string },
     feeds: { feedsParsed: number; feedsUnchanged: number },
     listRows?: ListRowChanges,
   ): Promise<SyncRunResult> {
     const run = runRecord(id, startedAt, finishedAt, planningUnitId, 'succeeded', NO_CHANGES, lastCommitted.entityCount, null, lastCommitted.upstreamFingerprint);
+    const { knex, runs, bodies } = this.deps;
+    const recordFenced = async (db: Knex) => {
+      if (!(await runs.recordIfSnapshotAt(db, run, snapshotVersion))) throw new Error(SUPERSEDED_MESSAGE);
+    };
     const record = listRows === undefined
-      ? () => this.deps.runs.record(this.deps.knex, run, [])
+      ? () => recordFenced(knex)
       : () =>
-          this.deps.knex.transaction(async (trx) => {
-            await this.deps.bodies.apply(trx, { ...listRows, feedUpserts: new Map(), feedDeletes: [] }, finishedAt);
-            await this.deps.runs.record(trx, run, []);
+          knex.transaction(async (trx) => {
+            await recordFenced(trx);
+            await bodies.apply(trx, { ...listRows, feedUpserts: new Map(), feedDeletes: [] }, finishedAt);
           });
     // The gauges as a run that built the snapshot would set them, unless this process already did for it (a
     // restarted process has none yet; another replica may have committed the runs since). Counted while the
@@ -276,8 +285,6 @@ interface Building {
   previous: Map<string, IndexedEntity>;
   /** pgid -> the stored feed record, with its derivation. */
   feedRecords: Map<number, FeedRecord>;
-  /** The snapshot's version before `previous` was read (SnapshotVersionStore). */
-  version: string;
   builder: NextSnapshotBuilder;
 }
 

@@ -1,7 +1,9 @@
 /**
  * The snapshot's version (table `snapshot_version`, one row): advanced by every run that writes changes, in its
- * transaction. A run reads it before the snapshot it diffs against, and its commit advances it only from that
- * value, so a run another committed behind cannot write changes against a snapshot that is no longer current.
+ * transaction. A run reads it with the last committed run (SyncRunStore.lastCommitted), before anything else of
+ * the store, and its commit advances it only from that value, so a run another committed behind cannot write
+ * changes against a snapshot that is no longer current (a run that changed nothing is fenced the same way, by
+ * SyncRunStore.recordIfSnapshotAt).
  */
 import type { Knex } from '@timetable/db';
 
@@ -15,13 +17,6 @@ export class SnapshotVersionStore {
 
   constructor(deps: SnapshotVersionStoreDeps) {
     this.knex = deps.knex;
-  }
-
-  /** As a string: PostgreSQL's bigint, compared and written back as it was read. */
-  async current(): Promise<string> {
-    const row = await this.knex('snapshot_version').first<{ version: string } | undefined>('version');
-    if (row === undefined) throw new Error('snapshot_version holds no row: the sync schema is not migrated');
-    return String(row.version);
   }
 
   /**

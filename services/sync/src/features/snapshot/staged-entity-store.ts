@@ -1,9 +1,11 @@
 /**
  * The data of entities a run built that differ from the snapshot, put aside in PostgreSQL while the run goes
  * on reading, and read back in chunks when it writes (runs/write-changes.ts). Only one run builds at a time
- * (the advisory lock), and each starts by emptying the table. Each row names its run, and a run reads back only
- * its own: should the lock's session end during a run and another replica run beside it, neither can take the
- * other's data for its own (a row the other emptied away fails the run that misses it instead).
+ * (the advisory lock), and each starts by emptying the table. Each row names its run, a run reads back only its
+ * own and, once it is over, deletes only its own: should the lock's session end during a run and another replica
+ * run beside it, neither takes the other's data, and the end of one leaves the other's in place. (The later one to
+ * start empties the table under the earlier, which then fails for want of its data: no harm, it would have been
+ * refused at its commit.)
  */
 import type { EntityType } from '@timetable/contracts';
 import type { Knex } from '@timetable/db';
@@ -40,20 +42,21 @@ export class StagedEntityStore {
     this.knex = deps.knex;
   }
 
-  /** Empties the table (clear) and stages for `runId` from now on. */
+  /**
+   * Empties the table, which holds nothing of a run in progress unless two run at once, and whatever runs that
+   * crashed left; stages for `runId` from now on.
+   */
   async begin(runId: string): Promise<void> {
-    await this.clear();
+    await this.settle();
+    await this.knex.raw('truncate staged_entities');
     this.runId = runId;
   }
 
-  /** Empties the table, and forgets a failed write of an earlier run (its run has failed with it). */
+  /** Deletes what this run staged, and forgets a failed write of it (its run has failed with it). */
   async clear(): Promise<void> {
-    this.runId = undefined;
-    this.pending = [];
-    await this.writing.catch(() => undefined);
-    this.writing = Promise.resolve();
-    this.queued = 0;
-    await this.knex.raw('truncate staged_entities');
+    const runId = this.runId;
+    await this.settle();
+    if (runId !== undefined) await this.knex('staged_entities').where({ sync_run_id: runId }).delete();
   }
 
   /**
@@ -61,6 +64,7 @@ export class StagedEntityStore {
    * while more than a few are queued, so memory stays bounded and reading is not held up by each write.
    */
   async add(entities: readonly StagedEntity[]): Promise<void> {
+    this.currentRun();
     this.pending.push(...entities);
     while (this.pending.length >= BATCH) {
       const written = this.writeBatch();
@@ -83,6 +87,15 @@ export class StagedEntityStore {
       sync_run_id: this.currentRun(),
     });
     return new Map(rows.map((row) => [snapshotKey(row.entity_type, row.entity_id), row.data]));
+  }
+
+  /** Ends the run's staging: nothing pending, the writes in flight waited for. */
+  private async settle(): Promise<void> {
+    this.runId = undefined;
+    this.pending = [];
+    await this.writing.catch(() => undefined);
+    this.writing = Promise.resolve();
+    this.queued = 0;
   }
 
   private currentRun(): string {
