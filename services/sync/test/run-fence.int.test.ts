@@ -5,6 +5,7 @@
  * that would be recorded twice, nor a record of a run that changed nothing naming answers the snapshot was not
  * built from.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChangeEvent } from '@timetable/contracts';
 import { OutboxRelay } from '@timetable/events';
@@ -94,7 +95,8 @@ function replica(holds: { afterSnapshotRead?: Hold; afterRunRead?: Hold }): Sync
 async function endLockSession(): Promise<number> {
   const { rows } = await harness.knex.raw<{ rows: { ended: boolean }[] }>(
     `select pg_terminate_backend(pid, 5000) as ended from pg_locks
-      where locktype = 'advisory' and granted and database = (select oid from pg_database where datname = current_database())`,
+      where locktype = 'advisory' and granted and database = (select oid from pg_database where datname = current_database())
+        and objsubid = 1 and objid::bigint = (hashtext('timetable-sync-run')::bigint & 4294967295)`,
   );
   return rows.filter((row) => row.ended).length;
 }
@@ -186,7 +188,6 @@ describe('the snapshot version', () => {
       await firstHolds;
       return advanced;
     });
-    await expect.poll(() => lockWaiters()).toBe(0);
     await expect.poll(() => harness.knex('snapshot_version').forUpdate().noWait().first().then(() => 'free', () => 'locked')).toBe('locked');
     const second = harness.knex.transaction((trx) => versions.advance(trx, read));
     // The second must be waiting for the first's row lock before the first commits.
@@ -197,6 +198,55 @@ describe('the snapshot version', () => {
     expect((await runs.lastCommitted()).snapshotVersion).toBe(String(BigInt(read) + 1n));
   });
 });
+
+describe('the record of a run that changed nothing', () => {
+  it('waits for a commit in progress: refused once it committed, written once it rolled back', async () => {
+    const versions = new SnapshotVersionStore({ knex: harness.knex });
+    const runs = new SyncRunStore({ knex: harness.knex });
+    for (const outcome of ['commit', 'rollback'] as const) {
+      const { snapshotVersion: read } = await runs.lastCommitted();
+      let end!: () => void;
+      const ends = new Promise<void>((resolve) => (end = resolve));
+      const building = harness.knex.transaction(async (trx) => {
+        await versions.advance(trx, read);
+        await ends;
+        if (outcome === 'rollback') throw new Error('rolled back');
+      });
+      await expect.poll(() => harness.knex('snapshot_version').forUpdate().noWait().first().then(() => 'free', () => 'locked')).toBe('locked');
+      const unchanged = runAt(read, new Date(), `fingerprint before the ${outcome}`);
+      const recorded = runs.recordIfSnapshotAt(harness.knex, unchanged, read);
+      await expect.poll(() => lockWaiters()).toBe(1);
+      end();
+      await building.catch(() => undefined);
+      expect(await recorded).toBe(outcome === 'rollback');
+      expect((await harness.knex('sync_runs').where({ id: unchanged.id })).length).toBe(outcome === 'rollback' ? 1 : 0);
+    }
+  });
+
+  it('does not count as the last committed run over a later version, whatever its clock says', async () => {
+    const versions = new SnapshotVersionStore({ knex: harness.knex });
+    const runs = new SyncRunStore({ knex: harness.knex });
+    const { snapshotVersion: read } = await runs.lastCommitted();
+    // An unchanged run recorded at the version, its clock an hour ahead; then a run that wrote changes.
+    const unchanged = runAt(read, new Date(Date.now() + 3_600_000), 'the older answers');
+    expect(await runs.recordIfSnapshotAt(harness.knex, unchanged, read)).toBe(true);
+    const next = String(BigInt(read) + 1n);
+    const building = runAt(next, new Date(), 'the answers the snapshot is built from');
+    await harness.knex.transaction(async (trx) => {
+      expect(await versions.advance(trx, read)).toBe(true);
+      await runs.record(trx, building, []);
+    });
+    expect(await runs.lastCommitted()).toMatchObject({ run: { id: building.id, upstreamFingerprint: building.upstreamFingerprint }, snapshotVersion: next });
+  });
+});
+
+/** A run record as a run would write it. */
+function runAt(snapshotVersion: string, finishedAt: Date, upstreamFingerprint: string): SyncRunRecord {
+  return {
+    id: randomUUID(), startedAt: finishedAt, finishedAt, planningUnitId: 1, status: 'succeeded',
+    created: 0, updated: 0, deleted: 0, entityCount: 0, errorMessage: null, upstreamFingerprint, snapshotVersion,
+  };
+}
 
 /** Sessions of this database waiting for a lock on snapshot_version. */
 async function lockWaiters(): Promise<number> {

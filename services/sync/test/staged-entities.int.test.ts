@@ -43,7 +43,7 @@ describe('the staging table', () => {
     );
   });
 
-  it('a failed background write rejects the flush; clear empties the table and the next run stages again', async () => {
+  it('a failed background write rejects the flush; clear deletes what the run staged, and the next run stages again', async () => {
     const staged = new StagedEntityStore({ knex });
     await staged.begin(randomUUID());
     // PostgreSQL's jsonb refuses a NUL character, so the batch holding this entity cannot be written.

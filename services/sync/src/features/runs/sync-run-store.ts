@@ -27,6 +27,11 @@ export interface SyncRunRecord {
    * (status succeeded): the next run that reads the same answers has nothing to do.
    */
   upstreamFingerprint: string | null;
+  /**
+   * The snapshot's version the run left (SnapshotVersionStore): one more than it read for a run that wrote
+   * changes, the one it read for a run that changed nothing, null for a failed run.
+   */
+  snapshotVersion: string | null;
 }
 
 interface RunRow {
@@ -41,6 +46,7 @@ interface RunRow {
   entity_count: number;
   error_message: string | null;
   upstream_fingerprint: string | null;
+  snapshot_version: string | number | null;
 }
 
 export interface SyncRunStoreDeps {
@@ -88,18 +94,21 @@ export class SyncRunStore {
 
   /**
    * The last run that read the upstream and committed, and the snapshot's version, read in one statement so
-   * that they belong together: a run compares its answers with that run's, and fences its commit on that version.
+   * that they belong together: a run compares its answers with that run's, and fences its commit on that
+   * version. The last is the one of the highest version, then the latest to finish: replicas' clocks, and the
+   * moment a run took its time before its commit, do not order commits.
    */
   async lastCommitted(): Promise<{ run: SyncRunRecord | undefined; snapshotVersion: string }> {
-    const { rows } = await this.knex.raw<{ rows: (Partial<RunRow> & { snapshot_version: string })[] }>(
-      `select run.*, version.version as snapshot_version from snapshot_version as version
+    const { rows } = await this.knex.raw<{ rows: (Partial<RunRow> & { current_version: string | number })[] }>(
+      `select run.*, current.version as current_version from snapshot_version as current
        left join lateral (
-         select * from sync_runs where status in ('succeeded', 'partial') order by finished_at desc limit 1
+         select * from sync_runs where status in ('succeeded', 'partial')
+         order by snapshot_version desc nulls last, finished_at desc limit 1
        ) as run on true`,
     );
     const row = rows[0];
     if (row === undefined) throw new Error('snapshot_version holds no row: the sync schema is not migrated');
-    return { run: row.id === null || row.id === undefined ? undefined : recordOf(row as RunRow), snapshotVersion: String(row.snapshot_version) };
+    return { run: row.id === null || row.id === undefined ? undefined : recordOf(row as RunRow), snapshotVersion: String(row.current_version) };
   }
 
   async latest(filter?: { fetched: boolean }): Promise<SyncRunRecord | undefined> {
@@ -133,6 +142,7 @@ const RUN_COLUMN_TYPES = {
   entity_count: 'integer',
   error_message: 'text',
   upstream_fingerprint: 'text',
+  snapshot_version: 'bigint',
 } as const satisfies Record<keyof RunRow, string>;
 const RUN_COLUMNS = Object.keys(RUN_COLUMN_TYPES) as (keyof RunRow)[];
 
@@ -149,6 +159,7 @@ function rowOf(run: SyncRunRecord): RunRow {
     entity_count: run.entityCount,
     error_message: run.errorMessage,
     upstream_fingerprint: run.upstreamFingerprint,
+    snapshot_version: run.snapshotVersion,
   };
 }
 
@@ -165,5 +176,6 @@ function recordOf(row: RunRow): SyncRunRecord {
     entityCount: row.entity_count,
     errorMessage: row.error_message,
     upstreamFingerprint: row.upstream_fingerprint,
+    snapshotVersion: row.snapshot_version === null ? null : String(row.snapshot_version),
   };
 }

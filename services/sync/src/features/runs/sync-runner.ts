@@ -72,7 +72,7 @@ export interface SyncRunnerDeps {
 
 const LOCK_NAME = 'timetable-sync-run';
 
-/** Why a run that built changes committed nothing: see SnapshotVersionStore.advance. */
+/** Why a run committed nothing, changes or its record: another run wrote changes since it began (SnapshotVersionStore). */
 export const SUPERSEDED_MESSAGE =
   'another sync run committed while this one ran (two ran at once: a run lock\'s session had ended): this run committed nothing, the next one reads again';
 
@@ -117,7 +117,7 @@ export class SyncRunner {
       const errorMessage = error instanceof Error ? error.message : String(error);
       const finishedAt = now();
       const errors = [{ errorMessage, programId: null, semesterId: null, occurredAt: finishedAt }];
-      const run = runRecord(id, startedAt, finishedAt, null, 'failed', NO_CHANGES, 0, errorMessage, null);
+      const run = runRecord(id, startedAt, finishedAt, null, 'failed', NO_CHANGES, 0, errorMessage, null, null);
       await this.deps.runs.record(this.deps.knex, run, errors);
       endTimer({ status: 'failed' });
       this.deps.logger.warn({ err: error, syncRunId: id }, 'sync run aborted without changes');
@@ -199,7 +199,8 @@ export class SyncRunner {
       const fingerprint = status === 'succeeded' ? fingerprintOf(upstream.bodies) : null;
       const feedRecords = feedRecordChanges(snapshot, storedFeeds, previous);
       await bodies.apply(trx, { ...listRowChanges(upstream.bodies, stored, status), feedUpserts: feedRecords.upserts, feedDeletes: feedRecords.deletes }, finishedAt);
-      await runs.record(trx, runRecord(id, startedAt, finishedAt, upstream.planningUnit.id, status, tally, snapshot.entities.size, null, fingerprint), errors);
+      const left = String(BigInt(snapshotVersion) + 1n);
+      await runs.record(trx, runRecord(id, startedAt, finishedAt, upstream.planningUnit.id, status, tally, snapshot.entities.size, null, fingerprint, left), errors);
       return { tally, errors, status, fingerprint };
     });
     this.deps.relay.wake();
@@ -252,7 +253,7 @@ export class SyncRunner {
     feeds: { feedsParsed: number; feedsUnchanged: number },
     listRows?: ListRowChanges,
   ): Promise<SyncRunResult> {
-    const run = runRecord(id, startedAt, finishedAt, planningUnitId, 'succeeded', NO_CHANGES, lastCommitted.entityCount, null, lastCommitted.upstreamFingerprint);
+    const run = runRecord(id, startedAt, finishedAt, planningUnitId, 'succeeded', NO_CHANGES, lastCommitted.entityCount, null, lastCommitted.upstreamFingerprint, snapshotVersion);
     const { knex, runs, bodies } = this.deps;
     const recordFenced = async (db: Knex) => {
       if (!(await runs.recordIfSnapshotAt(db, run, snapshotVersion))) throw new Error(SUPERSEDED_MESSAGE);
@@ -350,9 +351,10 @@ function runRecord(
   entityCount: number,
   errorMessage: string | null,
   upstreamFingerprint: string | null,
+  snapshotVersion: string | null,
 ): SyncRunRecord {
   const { created, updated, deleted } = counted;
-  return { id, startedAt, finishedAt, planningUnitId, status, created, updated, deleted, entityCount, errorMessage, upstreamFingerprint };
+  return { id, startedAt, finishedAt, planningUnitId, status, created, updated, deleted, entityCount, errorMessage, upstreamFingerprint, snapshotVersion };
 }
 
 function recordMetrics(tally: ChangeTally, entities: Iterable<{ entityType: EntityType }>, finishedAt: Date, failures: number): void {

@@ -1,7 +1,7 @@
 /**
  * The snapshot's version (table `snapshot_version`, one row): advanced by every run that writes changes, in its
- * transaction. A run reads it with the last committed run (SyncRunStore.lastCommitted), before anything else of
- * the store, and its commit advances it only from that value, so a run another committed behind cannot write
+ * transaction. A run reads it with the last committed run (SyncRunStore.lastCommitted), and its commit
+ * advances it only from that value, so a run another committed behind cannot write
  * changes against a snapshot that is no longer current (a run that changed nothing is fenced the same way, by
  * SyncRunStore.recordIfSnapshotAt).
  */

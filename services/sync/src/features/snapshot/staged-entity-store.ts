@@ -4,8 +4,8 @@
  * (the advisory lock), and each starts by emptying the table. Each row names its run, a run reads back only its
  * own and, once it is over, deletes only its own: should the lock's session end during a run and another replica
  * run beside it, neither takes the other's data, and the end of one leaves the other's in place. (The later one to
- * start empties the table under the earlier, which then fails for want of its data: no harm, it would have been
- * refused at its commit.)
+ * start empties the table under the earlier, which then fails for want of its data, whether or not its commit
+ * would have passed the fence: two runs at once cost a run, never a wrong commit.)
  */
 import type { EntityType } from '@timetable/contracts';
 import type { Knex } from '@timetable/db';
