@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChangeEvent } from '@timetable/contracts';
 import { OutboxRelay } from '@timetable/events';
 import { captureLogger } from '@timetable/testing';
+import { syncRunsSuperseded } from '../src/features/runs/metrics.js';
 import { SUPERSEDED_MESSAGE, SyncRunner } from '../src/features/runs/sync-runner.js';
 import { SyncRunStore, type SyncRunRecord } from '../src/features/runs/sync-run-store.js';
 import { UpstreamBodyStore } from '../src/features/runs/upstream-body-store.js';
@@ -101,6 +102,8 @@ async function endLockSession(): Promise<number> {
   return rows.filter((row) => row.ended).length;
 }
 
+const superseded = async () => (await syncRunsSuperseded.get()).values[0]?.value ?? 0;
+
 async function publishedChanges(): Promise<ChangeEvent[]> {
   await (await harness.service()).relay.drain();
   return harness.changes.map((event) => event.value as ChangeEvent);
@@ -121,6 +124,7 @@ function repeated(changes: readonly ChangeEvent[]): string[] {
 describe('a run whose lock session ended while it ran', () => {
   it('commits no change once another replica has committed meanwhile, and no change is recorded twice', async () => {
     const before = (await publishedChanges()).length;
+    const supersededBefore = await superseded();
     changeOneFeed(harness);
     const afterSnapshotRead = new Hold();
     const stale = replica({ afterSnapshotRead }).runOnce();
@@ -140,6 +144,7 @@ describe('a run whose lock session ended while it ran', () => {
     const changes = (await publishedChanges()).slice(before);
     expect(changes.filter((change) => change.syncRunId === result.syncRunId)).toEqual([]);
     expect(repeated(changes)).toEqual([]);
+    expect(await superseded()).toBe(supersededBefore + 1);
 
     // The snapshot is the one the other replica committed: the next run finds nothing to change.
     const after = await harness.sync();
@@ -150,6 +155,7 @@ describe('a run whose lock session ended while it ran', () => {
     const { simulator } = harness.sim;
     const room = [...simulator.model.rooms.values()][0]!;
     const originalName = room.name;
+    const supersededBefore = await superseded();
     const afterRunRead = new Hold();
     const stale = replica({ afterRunRead }).runOnce();
     await afterRunRead.reached;
@@ -168,6 +174,7 @@ describe('a run whose lock session ended while it ran', () => {
     const result = await stale;
     expect(result.status).toBe('failed');
     expect(result.errors.map((error) => error.errorMessage)).toEqual([SUPERSEDED_MESSAGE]);
+    expect(await superseded()).toBe(supersededBefore + 1);
 
     const undone = await harness.sync();
     expect(undone.result.status).toBe('succeeded');

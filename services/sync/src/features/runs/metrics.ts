@@ -35,6 +35,11 @@ export const syncFeedsRead = counter({
   labelNames: ['outcome'],
 });
 
+export const syncRunsSuperseded = counter({
+  name: 'sync_runs_superseded_total',
+  help: "Runs that committed nothing because another run wrote changes while they ran: two ran at once, a run lock's session having ended",
+});
+
 export const syncStoredAnswerChecks = counter({
   name: 'sync_stored_answer_checks_total',
   help: 'Runs that first asked for every answer the last complete run read: all as stored (the run ended there), or one changed or failed (the usual read followed)',

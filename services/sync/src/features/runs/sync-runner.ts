@@ -29,6 +29,7 @@ import {
   syncLastSuccess,
   syncPairFailures,
   syncRunDuration,
+  syncRunsSuperseded,
   syncStoredAnswerChecks,
 } from './metrics.js';
 import { DERIVATION_VERSION, feedRecordChanges, NextSnapshotBuilder, type FeedRecord } from './next-snapshot.js';
@@ -76,6 +77,12 @@ const LOCK_NAME = 'timetable-sync-run';
 export const SUPERSEDED_MESSAGE =
   'another sync run committed while this one ran (two ran at once: a run lock\'s session had ended): this run committed nothing, the next one reads again';
 
+class SupersededRunError extends Error {
+  constructor() {
+    super(SUPERSEDED_MESSAGE);
+  }
+}
+
 export class SyncRunner {
   private inFlight: Promise<SyncRunResult> | undefined;
   /**
@@ -120,6 +127,7 @@ export class SyncRunner {
       const run = runRecord(id, startedAt, finishedAt, null, 'failed', NO_CHANGES, 0, errorMessage, null, null);
       await this.deps.runs.record(this.deps.knex, run, errors);
       endTimer({ status: 'failed' });
+      if (error instanceof SupersededRunError) syncRunsSuperseded.inc();
       this.deps.logger.warn({ err: error, syncRunId: id }, 'sync run aborted without changes');
       return { syncRunId: id, status: 'failed', planningUnitId: null, ...NO_CHANGES, errors, ...NOTHING_READ };
     }
@@ -192,7 +200,7 @@ export class SyncRunner {
     const finishedAt = now();
     const outcome = await knex.transaction(async (trx) => {
       // The fence: the lock kept other runs out only while its session lived.
-      if (!(await this.deps.versions.advance(trx, snapshotVersion))) throw new Error(SUPERSEDED_MESSAGE);
+      if (!(await this.deps.versions.advance(trx, snapshotVersion))) throw new SupersededRunError();
       const { tally, rejected } = await writeChanges(trx, { snapshots, staged }, { previous, next: snapshot.entities, syncRunId: id, now: finishedAt });
       const errors = [...snapshot.failures.map((failure) => pairErrorOf(failure, finishedAt)), ...rejected];
       const status: SyncRunStatus = errors.length > 0 ? 'partial' : 'succeeded';
@@ -256,7 +264,7 @@ export class SyncRunner {
     const run = runRecord(id, startedAt, finishedAt, planningUnitId, 'succeeded', NO_CHANGES, lastCommitted.entityCount, null, lastCommitted.upstreamFingerprint, snapshotVersion);
     const { knex, runs, bodies } = this.deps;
     const recordFenced = async (db: Knex) => {
-      if (!(await runs.recordIfSnapshotAt(db, run, snapshotVersion))) throw new Error(SUPERSEDED_MESSAGE);
+      if (!(await runs.recordIfSnapshotAt(db, run, snapshotVersion))) throw new SupersededRunError();
     };
     const record = listRows === undefined
       ? () => recordFenced(knex)
