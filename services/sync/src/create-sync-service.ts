@@ -9,7 +9,6 @@ import { SyncRunStore } from './features/runs/sync-run-store.js';
 import { SyncRunner, type SyncRunResult } from './features/runs/sync-runner.js';
 import { UpstreamBodyStore } from './features/runs/upstream-body-store.js';
 import { SnapshotStore } from './features/snapshot/snapshot-store.js';
-import { SnapshotVersionStore } from './features/snapshot/snapshot-version.js';
 import { StagedEntityStore } from './features/snapshot/staged-entity-store.js';
 import { statusRoutes } from './features/status/status-routes.js';
 import { StarplanClient } from './features/upstream-client/starplan-client.js';
@@ -52,8 +51,7 @@ export function createSyncService(deps: SyncServiceDeps): Promise<SyncService> {
   });
   const bodies = new UpstreamBodyStore({ knex: deps.knex });
   const staged = new StagedEntityStore({ knex: deps.knex });
-  const versions = new SnapshotVersionStore({ knex: deps.knex });
-  const runner = new SyncRunner({ knex: deps.knex, client, snapshots, staged, versions, runs, bodies, relay, logger, timeZone: deps.timeZone, planningUnit: deps.planningUnit });
+  const runner = new SyncRunner({ knex: deps.knex, client, snapshots, staged, runs, bodies, relay, logger, timeZone: deps.timeZone, planningUnit: deps.planningUnit });
   let firstRunEnded: () => void = () => undefined;
   const firstRun = new Promise<void>((resolve) => (firstRunEnded = resolve));
   const runOnce = () => runner.runOnce().finally(firstRunEnded);

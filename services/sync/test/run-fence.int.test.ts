@@ -15,7 +15,6 @@ import { SUPERSEDED_MESSAGE, SyncRunner } from '../src/features/runs/sync-runner
 import { SyncRunStore, type SyncRunRecord } from '../src/features/runs/sync-run-store.js';
 import { UpstreamBodyStore } from '../src/features/runs/upstream-body-store.js';
 import { SnapshotStore, type DataWanted, type IndexedEntity } from '../src/features/snapshot/snapshot-store.js';
-import { SnapshotVersionStore } from '../src/features/snapshot/snapshot-version.js';
 import { StagedEntityStore } from '../src/features/snapshot/staged-entity-store.js';
 import { StarplanClient } from '../src/features/upstream-client/starplan-client.js';
 import { SYNC_SCHEMA } from '../src/migrations/index.js';
@@ -82,7 +81,6 @@ function replica(holds: { afterSnapshotRead?: Hold; afterRunRead?: Hold }): Sync
     client: new StarplanClient({ baseUrl: sim.url, timeZone: 'Europe/Berlin' }),
     snapshots,
     staged: new StagedEntityStore({ knex }),
-    versions: new SnapshotVersionStore({ knex }),
     runs,
     bodies: new UpstreamBodyStore({ knex }),
     relay: new OutboxRelay({ knex, schema: SYNC_SCHEMA, bus, logger }),
@@ -185,18 +183,17 @@ describe('a run whose lock session ended while it ran', () => {
 
 describe('the snapshot version', () => {
   it('lets only one of two commits that read the same version advance it; the second waits for the first, then is refused', async () => {
-    const versions = new SnapshotVersionStore({ knex: harness.knex });
     const runs = new SyncRunStore({ knex: harness.knex });
     const { snapshotVersion: read } = await runs.lastCommitted();
     let firstCommit!: () => void;
     const firstHolds = new Promise<void>((resolve) => (firstCommit = resolve));
     const first = harness.knex.transaction(async (trx) => {
-      const advanced = await versions.advance(trx, read);
+      const advanced = await runs.advanceSnapshot(trx, read);
       await firstHolds;
       return advanced;
     });
     await expect.poll(() => harness.knex('snapshot_version').forUpdate().noWait().first().then(() => 'free', () => 'locked')).toBe('locked');
-    const second = harness.knex.transaction((trx) => versions.advance(trx, read));
+    const second = harness.knex.transaction((trx) => runs.advanceSnapshot(trx, read));
     // The second must be waiting for the first's row lock before the first commits.
     await expect.poll(() => lockWaiters()).toBe(1);
     firstCommit();
@@ -208,14 +205,13 @@ describe('the snapshot version', () => {
 
 describe('the record of a run that changed nothing', () => {
   it('waits for a commit in progress: refused once it committed, written once it rolled back', async () => {
-    const versions = new SnapshotVersionStore({ knex: harness.knex });
     const runs = new SyncRunStore({ knex: harness.knex });
     for (const outcome of ['commit', 'rollback'] as const) {
       const { snapshotVersion: read } = await runs.lastCommitted();
       let end!: () => void;
       const ends = new Promise<void>((resolve) => (end = resolve));
       const building = harness.knex.transaction(async (trx) => {
-        await versions.advance(trx, read);
+        await runs.advanceSnapshot(trx, read);
         await ends;
         if (outcome === 'rollback') throw new Error('rolled back');
       });
@@ -231,7 +227,6 @@ describe('the record of a run that changed nothing', () => {
   });
 
   it('does not count as the last committed run over a later version, whatever its clock says', async () => {
-    const versions = new SnapshotVersionStore({ knex: harness.knex });
     const runs = new SyncRunStore({ knex: harness.knex });
     const { snapshotVersion: read } = await runs.lastCommitted();
     // An unchanged run recorded at the version, its clock an hour ahead; then a run that wrote changes.
@@ -240,7 +235,7 @@ describe('the record of a run that changed nothing', () => {
     const next = String(BigInt(read) + 1n);
     const building = runAt(next, new Date(), 'the answers the snapshot is built from');
     await harness.knex.transaction(async (trx) => {
-      expect(await versions.advance(trx, read)).toBe(true);
+      expect(await runs.advanceSnapshot(trx, read)).toBe(true);
       await runs.record(trx, building, []);
     });
     expect(await runs.lastCommitted()).toMatchObject({ run: { id: building.id, upstreamFingerprint: building.upstreamFingerprint }, snapshotVersion: next });

@@ -1,4 +1,10 @@
-/** The run log: one row per sync run and the per-pair errors it recorded. */
+/**
+ * The run log: one row per sync run and the per-pair errors it recorded; and the snapshot's version (table
+ * `snapshot_version`, one row) that fences every commit of a run. The version moves on with every run that
+ * writes changes, in its transaction (advanceSnapshot); a run reads it with the last committed run
+ * (lastCommitted), and commits only while it is still that value, so a run another committed behind (two at
+ * once: a run lock's session had ended) cannot write against a snapshot that is no longer current.
+ */
 import type { Knex } from '@timetable/db';
 
 export type SyncRunStatus = 'succeeded' | 'partial' | 'failed' | 'skipped';
@@ -28,7 +34,7 @@ export interface SyncRunRecord {
    */
   upstreamFingerprint: string | null;
   /**
-   * The snapshot's version the run left (SnapshotVersionStore): one more than it read for a run that wrote
+   * The snapshot's version the run left: one more than it read for a run that wrote
    * changes, the one it read for a run that changed nothing, null for a failed run.
    */
   snapshotVersion: string | null;
@@ -76,8 +82,8 @@ export class SyncRunStore {
   }
 
   /**
-   * Records a run that changed nothing, in one statement, only if the snapshot is still at `snapshotVersion`
-   * (SnapshotVersionStore): false when another run has committed since. The row's share lock waits for a commit
+   * Records a run that changed nothing, in one statement, only if the snapshot is still at `snapshotVersion`:
+   * false when another run has committed since. The row's share lock waits for a commit
    * in progress, and then sees its version.
    */
   async recordIfSnapshotAt(db: Knex | Knex.Transaction, run: SyncRunRecord, snapshotVersion: string): Promise<boolean> {
@@ -90,6 +96,16 @@ export class SyncRunStore {
       [snapshotVersion, ...RUN_COLUMNS, ...RUN_COLUMNS.map((column) => row[column])],
     );
     return result.rowCount === 1;
+  }
+
+  /**
+   * Inside the run's transaction, before its changes: moves the snapshot's version on from `expected`, or
+   * answers false when another run has moved it since. The row's lock makes a second run's commit wait for the
+   * first's and then find the version it wrote, so of two runs that read the same version only one gets past this.
+   */
+  async advanceSnapshot(trx: Knex.Transaction, expected: string): Promise<boolean> {
+    const updated = await trx('snapshot_version').where({ version: expected }).increment('version', 1);
+    return updated === 1;
   }
 
   /**

@@ -13,7 +13,6 @@ import { programScope } from '../normalise/normalised-entity.js';
 import { programIdOf, semesterIdOf } from '../normalise/upstream-ids.js';
 import { ScopeCounts } from '../snapshot/scope-counts.js';
 import type { IndexedEntity, SnapshotStore } from '../snapshot/snapshot-store.js';
-import type { SnapshotVersionStore } from '../snapshot/snapshot-version.js';
 import type { StagedEntityStore } from '../snapshot/staged-entity-store.js';
 import type { FeedOccurrence } from '../upstream-client/parse-ical.js';
 import { readAsStored, readPlanningUnits, type LastRead } from '../upstream-client/read-as-stored.js';
@@ -61,7 +60,6 @@ export interface SyncRunnerDeps {
   client: StarplanClient;
   snapshots: SnapshotStore;
   staged: StagedEntityStore;
-  versions: SnapshotVersionStore;
   runs: SyncRunStore;
   bodies: UpstreamBodyStore;
   relay: OutboxRelay;
@@ -73,7 +71,7 @@ export interface SyncRunnerDeps {
 
 const LOCK_NAME = 'timetable-sync-run';
 
-/** Why a run committed nothing, changes or its record: another run wrote changes since it began (SnapshotVersionStore). */
+/** Why a run committed nothing, changes or its record: another run wrote changes since it began (SyncRunStore). */
 export const SUPERSEDED_MESSAGE =
   'another sync run committed while this one ran (two ran at once: a run lock\'s session had ended): this run committed nothing, the next one reads again';
 
@@ -139,7 +137,7 @@ export class SyncRunner {
     // store answers. Should the store fail first, their answer arriving later only fills the client's kept
     // lists, which any run may share.
     // The snapshot's version comes with the last committed run: every commit of this run, even of a run that
-    // changed nothing, is fenced on it (SnapshotVersionStore).
+    // changed nothing, is fenced on it (SyncRunStore).
     const [stored, { run: lastCommitted, snapshotVersion }, planningUnitsRead] = await Promise.all([
       bodies.loadHashes(),
       runs.lastCommitted(),
@@ -200,7 +198,7 @@ export class SyncRunner {
     const finishedAt = now();
     const outcome = await knex.transaction(async (trx) => {
       // The fence: the lock kept other runs out only while its session lived.
-      if (!(await this.deps.versions.advance(trx, snapshotVersion))) throw new SupersededRunError();
+      if (!(await runs.advanceSnapshot(trx, snapshotVersion))) throw new SupersededRunError();
       const { tally, rejected } = await writeChanges(trx, { snapshots, staged }, { previous, next: snapshot.entities, syncRunId: id, now: finishedAt });
       const errors = [...snapshot.failures.map((failure) => pairErrorOf(failure, finishedAt)), ...rejected];
       const status: SyncRunStatus = errors.length > 0 ? 'partial' : 'succeeded';
