@@ -1,11 +1,11 @@
 /**
  * The data of entities a run built that differ from the snapshot, put aside in PostgreSQL while the run goes
  * on reading, and read back in chunks when it writes (runs/write-changes.ts). Only one run builds at a time
- * (the advisory lock), and each starts by emptying the table. Each row names its run, a run reads back only its
- * own and, once it is over, deletes only its own: should the lock's session end during a run and another replica
- * run beside it, neither takes the other's data, and the end of one leaves the other's in place. (The later one to
- * start empties the table under the earlier, which then fails for want of its data, whether or not its commit
- * would have passed the fence: two runs at once cost a run, never a wrong commit.)
+ * (the advisory lock), and each empties the table when it starts building (begin). Each row names its run, a run
+ * reads back only its own and, once it is over, deletes only its own: should the lock's session end during a run
+ * and another replica run beside it, neither takes the other's data, and the end of one leaves the other's in
+ * place. (The later one to start building empties the table under the earlier, which then fails for want of its
+ * data, whether or not its commit would have passed the fence: two runs at once cost a run, never a wrong commit.)
  */
 import type { EntityType } from '@timetable/contracts';
 import type { Knex } from '@timetable/db';
