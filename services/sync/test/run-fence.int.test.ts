@@ -192,7 +192,7 @@ describe('the snapshot version', () => {
       await firstHolds;
       return advanced;
     });
-    await expect.poll(() => harness.knex('snapshot_version').forUpdate().noWait().first().then(() => 'free', () => 'locked')).toBe('locked');
+    await expect.poll(snapshotVersionRow).toBe('locked');
     const second = harness.knex.transaction((trx) => runs.advanceSnapshot(trx, read));
     // The second must be waiting for the first's row lock before the first commits.
     await expect.poll(() => lockWaiters()).toBe(1);
@@ -215,7 +215,7 @@ describe('the record of a run that changed nothing', () => {
         await ends;
         if (outcome === 'rollback') throw new Error('rolled back');
       });
-      await expect.poll(() => harness.knex('snapshot_version').forUpdate().noWait().first().then(() => 'free', () => 'locked')).toBe('locked');
+      await expect.poll(snapshotVersionRow).toBe('locked');
       const unchanged = runAt(read, new Date(), `fingerprint before the ${outcome}`);
       const recorded = runs.recordIfSnapshotAt(harness.knex, unchanged, read);
       await expect.poll(() => lockWaiters()).toBe(1);
@@ -248,6 +248,11 @@ function runAt(snapshotVersion: string, finishedAt: Date, upstreamFingerprint: s
     id: randomUUID(), startedAt: finishedAt, finishedAt, planningUnitId: 1, status: 'succeeded',
     created: 0, updated: 0, deleted: 0, entityCount: 0, errorMessage: null, upstreamFingerprint, snapshotVersion,
   };
+}
+
+/** Whether a transaction holds the snapshot_version row's lock: 'locked' or 'free'. */
+function snapshotVersionRow(): Promise<'free' | 'locked'> {
+  return harness.knex('snapshot_version').forUpdate().noWait().first().then(() => 'free' as const, () => 'locked' as const);
 }
 
 /** Sessions of this database waiting for a lock on snapshot_version. */
