@@ -33,7 +33,6 @@ import { median } from './support/median.js';
 import { PublishOnlyBus } from './support/publish-only-bus.js';
 import type { ReplayCounts } from './support/replaying-upstream.js';
 import { resultsDir } from './support/results-dir.js';
-import { SYNC_PROCESS_V8_FLAGS, syncV8FlagsLine } from './support/sync-v8-flags.js';
 import { assertWarmedElsewhere, warmSimulator, type UpstreamWarmUp } from './support/warm-upstream.js';
 import { BUSY_SERVER_V8_FLAGS, freePort, startSimulatorProcess, startUpstreamProcess, type UpstreamProcess } from './support/upstream-process.js';
 
@@ -50,11 +49,11 @@ const SYNC_TIME_ZONE = 'Europe/Berlin';
 const SYNC_NODE_OPTIONS = deployedNodeOptions('sync');
 /**
  * What each scale's process runs with: --expose-gc (each step starts after a full collection, so its peak is
- * less of what earlier steps left), the sync's Node options as deployed (its heap cap), its V8 flags
- * (support/sync-v8-flags.ts), and this process's own (tsx). The processes started afresh inherit them. The
+ * less of what earlier steps left), the sync's Node options as deployed (its heap cap), and this process's own
+ * (tsx). The processes started afresh inherit them. The
  * simulator, a process of its own, runs without them.
  */
-const SYNC_PROCESS_OPTIONS = ['--expose-gc', ...SYNC_NODE_OPTIONS, ...SYNC_PROCESS_V8_FLAGS, ...process.execArgv];
+const SYNC_PROCESS_OPTIONS = ['--expose-gc', ...SYNC_NODE_OPTIONS, ...process.execArgv];
 /**
  * BENCH_UPSTREAM_VALIDATORS=1: the simulator's group feeds carry ETags and answer 304 to a request naming the
  * current one (StarPlan sends no validators), to measure what conditional requests save where an upstream
@@ -745,7 +744,6 @@ if (one !== undefined) {
       ? 'upstream: group feeds with ETags, 304 when unchanged (BENCH_UPSTREAM_VALIDATORS=1; StarPlan sends none)\n'
       : 'upstream: as StarPlan, no validators (BENCH_UPSTREAM_VALIDATORS=1 for an upstream that sends them)\n',
   );
-  process.stdout.write(`${syncV8FlagsLine()}\n`);
   process.stdout.write(
     UPSTREAM_WARM_UP_PASSES > 0
       ? `upstream: warmed before the first sync by ${UPSTREAM_WARM_UP_PASSES} passes over another term's group feeds (BENCH_UPSTREAM_WARM_UP_PASSES=0 for none)\n`

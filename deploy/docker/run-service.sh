@@ -4,11 +4,7 @@ set -eu
 service="${1:-gateway}"
 [ "$#" -gt 0 ] && shift
 case "$service" in
-  # V8 flags NODE_OPTIONS refuses, which the sync's process needs from its start (SYNC_V8_FLAGS in
-  # services/sync/src/sync-v8-flags.ts says why; deploy/test/sync-v8-flags.test.ts keeps the two the same).
-  sync)
-    exec node --single-threaded-gc --liftoff-only /app/services/sync/dist/main.js "$@" ;;
-  gateway | catalog-api | changes | webhook-dispatcher | developer-auth | standalone)
+  gateway | sync | catalog-api | changes | webhook-dispatcher | developer-auth | standalone)
     exec node "/app/services/$service/dist/main.js" "$@" ;;
   sim | starplan-sim)
     exec node /app/tools/starplan-sim/dist/main.js "$@" ;;

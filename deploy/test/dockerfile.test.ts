@@ -53,7 +53,7 @@ describe('deploy/docker/Dockerfile', () => {
     expect(runtimeArgs('HEALTHCHECK').join(' ')).toMatch(/CMD/);
     expect(runtimeArgs('ENTRYPOINT')).toHaveLength(1);
     const script = readFileSync(fromRoot('deploy/docker/run-service.sh'), 'utf8');
-    // A case pattern of its own, alone or among others (sync-v8-flags.test.ts runs the script for each).
+    // A case pattern of its own, alone or among others.
     for (const name of SERVICES) expect(script, name).toMatch(new RegExp(`\\s${name}( \\||\\))`));
   });
 });

@@ -16,5 +16,4 @@ export {
 export { loadSyncConfig, syncConfigFields, type SyncConfig } from './config.js';
 export { groupCalendarUrl } from './features/upstream-client/starplan-client.js';
 export { calendarBodyHash, jsonBodyHash } from './features/upstream-client/body-hash.js';
-export { missingSyncV8Flags, SYNC_V8_FLAGS } from './sync-v8-flags.js';
 export { UPSTREAM_CONCURRENCY } from './features/upstream-client/read-upstream.js';

@@ -4,15 +4,13 @@ import { loadSyncConfig } from './config.js';
 import { createSyncService } from './create-sync-service.js';
 import { syncMigrations, SYNC_SCHEMA } from './migrations/index.js';
 import { SYNC_CONNECTIONS_KEPT } from './store-connections.js';
-import { warnOfMissingSyncV8Flags } from './sync-v8-flags.js';
 
 runService({
   name: 'sync',
   loadConfig: loadSyncConfig,
   store: { schema: SYNC_SCHEMA, migrations: syncMigrations, connectionsKept: SYNC_CONNECTIONS_KEPT },
-  build: ({ config, knex, bus, logger }) => {
-    warnOfMissingSyncV8Flags(logger);
-    return createSyncService({
+  build: ({ config, knex, bus, logger }) =>
+    createSyncService({
       knex,
       bus,
       logger,
@@ -20,6 +18,5 @@ runService({
       planningUnit: config.UPSTREAM_PU,
       intervalSeconds: config.SYNC_INTERVAL_SECONDS,
       timeZone: config.TIME_ZONE,
-    });
-  },
+    }),
 });

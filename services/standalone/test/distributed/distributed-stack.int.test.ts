@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKnex, type Knex } from '@timetable/db';
-import { SYNC_CONNECTIONS_KEPT, SYNC_V8_FLAGS } from '@timetable/sync';
+import { SYNC_CONNECTIONS_KEPT } from '@timetable/sync';
 import { testInfrastructure } from '@timetable/testing';
 import { verifyWebhookSignature } from '@timetable/webhook-dispatcher';
 import { startStack, type RunningStack } from '../../../../scripts/stack/start-stack.js';
@@ -127,14 +127,6 @@ describe('distributed stack (one process per service, Kafka + registry, PostgreS
     expect(changes.body.data).toHaveLength(5);
     const ready = await fetch(`${stack.gatewayUrl}/ready`);
     expect(ready.status).toBe(200);
-  });
-
-  it("runs the sync with the V8 flags the image's entrypoint gives it, so it does not warn of their absence", async () => {
-    const sync = stack.process('sync');
-    const commandLine = readFileSync(`/proc/${sync.pid}/cmdline`, 'utf8').split('\0');
-    for (const flag of SYNC_V8_FLAGS) expect(commandLine).toContain(flag);
-    await eventually('the sync\'s first run', catalogMatchesSnapshot);
-    expect(readFileSync(sync.logFile, 'utf8')).not.toContain('missingV8Flags');
   });
 
   it("opens the sync's kept store connections at start, so its runs find them open", async () => {
