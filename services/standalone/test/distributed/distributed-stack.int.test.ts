@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKnex, type Knex } from '@timetable/db';
 import { SYNC_CONNECTIONS_KEPT } from '@timetable/sync';
