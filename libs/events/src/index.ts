@@ -5,6 +5,7 @@ export { deadLetterTopicOf } from './kafka/dead-letters.js';
 export { UndecodableMessageError } from './kafka/schema-codec.js';
 export { RefusedEventError } from './kafka/schema-codec.js';
 export { createOutboxTable } from './outbox/outbox-migration.js';
+export { UnapplicableRecordError } from './poison/failure-kind.js';
 export { appendToOutbox } from './outbox/outbox-writer.js';
 export { OutboxRelay, type OutboxRelaySettings } from './outbox/outbox-relay.js';
 export { consumerReadiness } from './consumer-readiness.js';
