@@ -5,6 +5,8 @@ export { deadLetterTopicOf } from './kafka/dead-letters.js';
 export { UndecodableMessageError } from './kafka/schema-codec.js';
 export { RefusedEventError } from './kafka/schema-codec.js';
 export { createOutboxTable } from './outbox/outbox-migration.js';
+export { createDeadLetterTable, DeadLetterTable } from './outbox/dead-letter-table.js';
+export type { DeadLetterStore, PutAsideRecord } from './in-process/dead-letter-store.js';
 export { UnapplicableRecordError } from './poison/failure-kind.js';
 export { appendToOutbox } from './outbox/outbox-writer.js';
 export { OutboxRelay, type OutboxRelaySettings } from './outbox/outbox-relay.js';
