@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import type { Knex } from '@timetable/db';
+import { createKnex, migrateToLatest, type MigrationSet } from '@timetable/db';
 import type { Logger } from '@timetable/observability';
 import { InProcessBus } from '../in-process-bus.js';
-import { DeadLetterTable } from '../outbox/dead-letter-table.js';
+import { createDeadLetterTable, DeadLetterTable } from '../outbox/dead-letter-table.js';
+import { createOutboxTable } from '../outbox/outbox-migration.js';
 import { OutboxRelay } from '../outbox/outbox-relay.js';
 import { appendToOutbox } from '../outbox/outbox-writer.js';
 import { counterValue, type ConsumerTestBed, type PutAsideView } from './test-bed.js';
@@ -16,11 +16,21 @@ interface DeadLetterRow {
   attempts: number;
 }
 
+/** The outbox store's tables, as the sync service migrates them. */
+export const outboxStoreMigrations: MigrationSet = {
+  '20250101000100_create_outbox': createOutboxTable,
+  '20261208000000_create_dead_letters': createDeadLetterTable,
+};
+
+const SCHEMA = 'test_bed_outbox';
+
 /** The embedded mode: the in-process bus fed by a running outbox relay, dead letters in the outbox store. */
-export function embeddedTestBed(settings: { outboxStore: Knex; logger: Logger }): ConsumerTestBed {
-  const { outboxStore: knex, logger } = settings;
+export async function embeddedTestBed(settings: { connectionString: string; logger: Logger }): Promise<ConsumerTestBed> {
+  const { logger } = settings;
+  const knex = createKnex({ connectionString: settings.connectionString, schema: SCHEMA, poolMax: 3, logger });
+  await migrateToLatest(knex, SCHEMA, outboxStoreMigrations);
   const bus = new InProcessBus(logger, { deadLetters: new DeadLetterTable(knex) });
-  const relay = new OutboxRelay({ knex, schema: `test-bed-${randomUUID()}`, bus, logger, idleMs: 200 });
+  const relay = new OutboxRelay({ knex, schema: SCHEMA, bus, logger, idleMs: 200 });
   void relay.start();
   return {
     mode: 'embedded',
@@ -40,6 +50,7 @@ export function embeddedTestBed(settings: { outboxStore: Knex; logger: Logger })
     async close() {
       await relay.stop();
       await bus.disconnect();
+      await knex.destroy();
     },
   };
 }

@@ -1,4 +1,3 @@
-import type { Knex } from '@timetable/db';
 import { metricsRegistry, type Logger } from '@timetable/observability';
 import type { EventBus, OutgoingEvent } from '../event-bus.js';
 
@@ -6,8 +5,8 @@ export type BusMode = 'kafka' | 'embedded';
 
 export type TestBedSettings =
   | { mode: 'kafka'; brokers: string[]; schemaRegistryUrl: string; logger: Logger }
-  /** `outboxStore` is migrated with `outboxStoreMigrations`: the relay reads it, records are put aside in it. */
-  | { mode: 'embedded'; outboxStore: Knex; logger: Logger };
+  /** The database where the bed makes its outbox store (a schema of its own): the relay reads it, records are put aside in it. */
+  | { mode: 'embedded'; connectionString: string; logger: Logger };
 
 /** A record as it was put aside: in `<topic>.dlq` (Kafka) or the outbox store's dead_letters table (embedded). */
 export interface PutAsideView {
