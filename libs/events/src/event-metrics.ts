@@ -14,8 +14,8 @@ export const eventsConsumed = counter({
 
 export const eventsDeadLettered = counter({
   name: 'events_dead_lettered_total',
-  help: 'Messages that can never be decoded (wire format, JSON or schema) and were written to <topic>.dlq',
-  labelNames: ['group', 'topic'],
+  help: 'Records put aside (Kafka: <topic>.dlq; embedded: the dead_letters table), by reason: undecodable (wire format, JSON or schema) or unapplicable (the handler refused its data)',
+  labelNames: ['group', 'topic', 'reason'],
 });
 
 export const consumerRetries = counter({

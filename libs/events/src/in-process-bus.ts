@@ -1,10 +1,13 @@
 import { ALL_TOPICS, type TopicDefinition } from '@timetable/contracts';
 import type { Logger } from '@timetable/observability';
 import type { EventBus, EventConsumer, OutgoingEvent, SubscriptionOptions } from './event-bus.js';
-import { eventsConsumed, eventsPublished } from './event-metrics.js';
+import { consumerRetries, eventsConsumed, eventsPublished } from './event-metrics.js';
 import { ConsumerGroup, type GroupMember } from './in-process/consumer-group.js';
+import { LoggedDeadLetters, type DeadLetterStore } from './in-process/dead-letter-store.js';
 import { TopicLog } from './in-process/topic-log.js';
 import { RefusedEventError } from './kafka/schema-codec.js';
+import type { UnapplicableRecord } from './poison/apply-isolating.js';
+import { describeFailure, reportPutAside } from './poison/put-aside.js';
 import { validateEventValue } from './validate-event.js';
 
 export interface InProcessBusSettings {
@@ -15,6 +18,9 @@ export interface InProcessBusSettings {
   /** Records kept per partition of a topic that is not compacted (groups read as records arrive; this is
    * what a group that starts late can still read, and bounds the memory of a long-running process). */
   retention: number;
+  /** Where records a handler could not apply are put aside (the outbox store's dead_letters table); by
+   * default only the error log holds them. */
+  deadLetters?: DeadLetterStore;
 }
 
 const DEFAULTS: InProcessBusSettings = { topics: ALL_TOPICS, partitions: 3, retention: 1_000 };
@@ -29,13 +35,16 @@ const MAX_RETRY_MS = 30_000;
  * records, and rejects with the handler's error when one has not, so the outbox relay deletes a row only once
  * it has really been processed and retries it otherwise. A group whose handler failed is handed its records
  * again, with a backoff, without waiting for the next publish, and one failing group holds up only the
- * publishes whose records it has to read. A value its topic's schema refuses is refused at publish, as the
- * Kafka producer refuses it. A handler must not await a publish itself (deliveries run one at a time).
+ * publishes whose records it has to read. A record whose data a handler refuses on every try is put aside
+ * (`deadLetters`) and the group moves past it, so the relay never stalls on one record. A value its topic's
+ * schema refuses is refused at publish, as the Kafka producer refuses it. A handler must not await a
+ * publish itself (deliveries run one at a time).
  */
 export class InProcessBus implements EventBus {
   private readonly logs = new Map<string, TopicLog>();
   private readonly groups = new Map<string, ConsumerGroup>();
   private readonly settings: InProcessBusSettings;
+  private readonly deadLetters: DeadLetterStore;
   /** Deliveries run one at a time, so a group never handles two batches of a partition at once. */
   private delivering: Promise<void> = Promise.resolve();
   private retryTimer: NodeJS.Timeout | undefined;
@@ -47,6 +56,7 @@ export class InProcessBus implements EventBus {
     settings: Partial<InProcessBusSettings> = {},
   ) {
     this.settings = { ...DEFAULTS, ...settings };
+    this.deadLetters = settings.deadLetters ?? new LoggedDeadLetters(logger);
     for (const topic of this.settings.topics) this.logOf(topic);
   }
 
@@ -116,10 +126,12 @@ export class InProcessBus implements EventBus {
     this.delivering = this.delivering.then(async () => {
       let failed = false;
       for (const group of this.groups.values()) {
-        const handled = (count: number) => eventsConsumed.inc({ group: group.id, topic: group.topicName }, count);
-        await group.deliver(handled).catch((error: unknown) => {
+        const labels = { group: group.id, topic: group.topicName };
+        const handled = (count: number) => eventsConsumed.inc(labels, count);
+        await group.deliver({ handled, putAside: (records) => this.putAside(group.id, records) }).catch((error: unknown) => {
           failed = true;
-          this.logger.warn({ err: error, group: group.id, topic: group.topicName }, 'handler failed; its records are handed over again');
+          consumerRetries.inc(labels);
+          this.logger.warn({ err: error, ...labels }, 'handler failed; its records are handed over again');
         });
       }
       for (const log of this.logs.values()) log.trim(this.unreadOf(log));
@@ -127,6 +139,15 @@ export class InProcessBus implements EventBus {
       else this.retryDelayMs = MIN_RETRY_MS;
     });
     return this.delivering;
+  }
+
+  private async putAside(group: string, records: UnapplicableRecord<unknown>[]): Promise<void> {
+    const described = records.map(({ event, error, attempts }) => ({ group, event, error: describeFailure(error), attempts }));
+    await this.deadLetters.putAside(described);
+    reportPutAside(
+      this.logger,
+      described.map(({ event, error, attempts }) => ({ group, topic: event.topic, key: event.key, partition: event.partition, offset: event.offset, error, attempts })),
+    );
   }
 
   private retryLater(): void {

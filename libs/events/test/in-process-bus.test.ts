@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { TopicDefinition } from '@timetable/contracts';
-import { InProcessBus, type IncomingEvent } from '@timetable/events';
+import { InProcessBus, type IncomingEvent, type PutAsideRecord } from '@timetable/events';
+import { RECORD_ATTEMPTS } from '@timetable/events/testing';
 import { captureLogger } from '@timetable/testing';
 
 /** What only the in-process bus has to get right (the shared behaviour suite covers the rest). */
@@ -90,6 +91,54 @@ describe('a handler that fails on the in-process bus', () => {
     await consumer.start();
     await expect(bus.publish(events(1, 3))).rejects.toThrow('down');
     await expect.poll(() => numbers(received), { timeout: 5_000 }).toEqual([1, 2, 3]);
+    await bus.disconnect();
+  });
+});
+
+describe('a record whose data a handler refuses on the in-process bus', () => {
+  const outOfRange = (n: number) => Object.assign(new Error(`value ${n} is out of range for type integer`), { code: '22003', severity: 'ERROR' });
+
+  it('is put aside with its error after RECORD_ATTEMPTS tries, the records after it are handled and the publish resolves', async () => {
+    const putAside: PutAsideRecord[] = [];
+    const bus = new InProcessBus(logger, { topics: [topic], partitions: 1, deadLetters: { putAside: async (records) => void putAside.push(...records) } });
+    const received: number[] = [];
+    let triesOfRefused = 0;
+    const consumer = bus.subscribe({
+      groupId: 'refusing', topic, fromBeginning: true,
+      handleBatch: async (batch) => {
+        const refused = batch.find((event) => (event.value as { n: number }).n > 100);
+        if (refused) {
+          if (batch.length === 1) triesOfRefused += 1;
+          throw outOfRange((refused.value as { n: number }).n);
+        }
+        received.push(...numbers(batch));
+      },
+    });
+    await consumer.start();
+    await bus.publish([...events(1, 2), { topic: topic.name, key: 'k', value: { n: 3_000_000_000 } }, ...events(3, 2)]);
+    expect(received).toEqual([1, 2, 3, 4]);
+    expect(triesOfRefused).toBe(RECORD_ATTEMPTS);
+    expect(putAside).toHaveLength(1);
+    expect(putAside[0]).toMatchObject({ group: 'refusing', attempts: RECORD_ATTEMPTS, event: { topic: topic.name, key: 'k', value: { n: 3_000_000_000 } } });
+    expect(putAside[0]?.error).toMatch(/out of range .*\[sqlstate 22003\]/);
+    await bus.disconnect();
+  });
+
+  it('is not put aside while the store for it is away: the group keeps its position and tries again', async () => {
+    let storeAway = true;
+    const putAside: PutAsideRecord[] = [];
+    const bus = new InProcessBus(logger, {
+      topics: [topic], partitions: 1,
+      deadLetters: { putAside: async (records) => (storeAway ? Promise.reject(new Error('connect ECONNREFUSED')) : void putAside.push(...records)) },
+    });
+    const consumer = bus.subscribe({ groupId: 'store-away', topic, fromBeginning: true, handleBatch: () => Promise.reject(outOfRange(1)) });
+    await consumer.start();
+    await expect(bus.publish(events(1, 1))).rejects.toThrow(/ECONNREFUSED/);
+    expect(consumer.lag()).toBe(1);
+    storeAway = false;
+    await bus.publish(events(2, 1));
+    expect(putAside.map((record) => (record.event.value as { n: number }).n)).toEqual([1, 2]);
+    expect(consumer.lag()).toBe(0);
     await bus.disconnect();
   });
 });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { TopicDefinition } from '@timetable/contracts';
 import { deadLetterTopicOf, KafkaBus, type EventConsumer, type IncomingEvent } from '@timetable/events';
+import { RECORD_ATTEMPTS } from '@timetable/events/testing';
 import { metricsRegistry } from '@timetable/observability';
 import { captureLogger, TcpProxy, testInfrastructure } from '@timetable/testing';
 
@@ -11,7 +12,8 @@ import { captureLogger, TcpProxy, testInfrastructure } from '@timetable/testing'
  * What a consumer does with a message it cannot decode: an undecodable one (garbage bytes) goes to
  * `<topic>.dlq` and the consumer goes on; one it cannot decode only because the registry is down waits
  * and is processed afterwards, with nothing in the dead-letter topic; a handler that keeps failing past the
- * retry budget makes the consumer give up instead of skipping.
+ * retry budget makes the consumer give up instead of skipping; one whose data its handler refuses goes to
+ * `<topic>.dlq` too, and the records after it are applied.
  */
 const thing = z.object({ id: z.uuid(), n: z.number().int() });
 // A compatible second version of the same value: registering it gives messages a schema id a consumer
@@ -61,9 +63,10 @@ async function eventually(condition: () => boolean | Promise<boolean>, timeoutMs
   }
 }
 
-async function counterValue(name: string, group: string): Promise<number> {
+async function counterValue(name: string, group: string, labels: Record<string, string> = {}): Promise<number> {
   const metric = await metricsRegistry.getSingleMetric(name)?.get();
-  return metric?.values.find((sample) => sample.labels.group === group)?.value ?? 0;
+  const matches = (sample: { labels: Record<string, unknown> }) => sample.labels.group === group && Object.entries(labels).every(([label, value]) => sample.labels[label] === value);
+  return metric?.values.find(matches)?.value ?? 0;
 }
 
 const topicNamed = (name: string): TopicDefinition<typeof thing> => ({ name: `test.consumer.${name}`, schema: thing, compacted: false });
@@ -131,7 +134,41 @@ describe('a message that can never be decoded', () => {
     const headers = Object.fromEntries(Object.entries(letter?.headers ?? {}).map(([name, value]) => [name, String(value)]));
     expect(headers).toMatchObject({ ce_id: 'garbage-1', dlq_topic: `${prefix}${topic.name}`, dlq_group: `${prefix}${group}` });
     expect(headers.dlq_error).toMatch(/wire format/);
-    expect(await counterValue('events_dead_lettered_total', `${prefix}${group}`)).toBe(1);
+    expect(await counterValue('events_dead_lettered_total', `${prefix}${group}`, { reason: 'undecodable' })).toBe(1);
+  });
+});
+
+describe('a record its handler cannot apply for a reason in its data', () => {
+  it('is tried RECORD_ATTEMPTS times on its own, then lands in <topic>.dlq as it was; the records of its batch after it are applied', async () => {
+    const topic = topicNamed('unapplicable');
+    const bus = newBus(topic, {});
+    await bus.connect();
+    const group = 'unapplicable-group';
+    const applied: number[] = [];
+    const consumer = bus.subscribe({
+      groupId: group, topic, fromBeginning: true,
+      handleBatch: async (events) => {
+        const tooLarge = events.find((event) => event.value!.n > 2_147_483_647);
+        if (tooLarge) throw Object.assign(new Error(`value "${tooLarge.value!.n}" is out of range for type integer`), { code: '22003', severity: 'ERROR' });
+        applied.push(...events.map((event) => event.value!.n));
+      },
+    });
+    consumers.push(consumer);
+    await consumer.start();
+    const ids = [randomUUID(), randomUUID(), randomUUID()];
+    // One key, so one partition and one batch: the good records around the refused one share its batch.
+    await bus.publish([1, 3_000_000_000, 2].map((n, index) => ({ topic: topic.name, key: 'thing:one', value: { id: ids[index], n }, headers: { ce_id: `change-${n}` } })));
+
+    await eventually(() => applied.length >= 2);
+    expect(applied).toEqual([1, 2]);
+    const letters = await deadLetters(topic);
+    expect(letters).toHaveLength(1);
+    const headers = Object.fromEntries(Object.entries(letters[0]?.headers ?? {}).map(([name, value]) => [name, String(value)]));
+    expect(letters[0]?.key?.toString()).toBe('thing:one');
+    expect(JSON.parse(letters[0]!.value!.subarray(5).toString())).toEqual({ id: ids[1], n: 3_000_000_000 });
+    expect(headers).toMatchObject({ ce_id: 'change-3000000000', dlq_reason: 'unapplicable', dlq_attempts: String(RECORD_ATTEMPTS), dlq_group: `${prefix}${group}` });
+    expect(headers.dlq_error).toMatch(/out of range .*\[sqlstate 22003\]/);
+    expect(await counterValue('events_dead_lettered_total', `${prefix}${group}`, { reason: 'unapplicable' })).toBe(1);
   });
 });
 
@@ -205,5 +242,6 @@ describe('a handler that keeps failing', () => {
     expect(String(failure)).toMatch(/database is down/);
     expect(attempts).toBeGreaterThan(1);
     expect(consumer.isHealthy()).toBe(false);
+    expect(await deadLetters(topic)).toHaveLength(0);
   });
 });

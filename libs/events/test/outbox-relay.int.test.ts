@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { TopicDefinition } from '@timetable/contracts';
-import { appendToOutbox, createOutboxTable, InProcessBus, OutboxRelay, type IncomingEvent } from '@timetable/events';
+import { appendToOutbox, DeadLetterTable, InProcessBus, OutboxRelay, type IncomingEvent } from '@timetable/events';
+import { outboxStoreMigrations, RECORD_ATTEMPTS } from '@timetable/events/testing';
 import { captureLogger, createMigratedKnex } from '@timetable/testing';
 import type { Knex } from '@timetable/db';
 
@@ -11,7 +12,7 @@ let knex: Knex;
 let close: () => Promise<void>;
 
 beforeAll(async () => {
-  ({ knex, close } = await createMigratedKnex('outbox_test', { '20260101000000_outbox': createOutboxTable }));
+  ({ knex, close } = await createMigratedKnex('outbox_test', outboxStoreMigrations));
 });
 
 afterAll(() => close());
@@ -72,5 +73,38 @@ describe('the transactional outbox', () => {
     relay.wake();
     await expect.poll(() => seen.length, { timeout: 5000 }).toBe(1);
     await relay.stop();
+  });
+
+  it('moves past a record a subscriber cannot apply: it lands in dead_letters, and moving it back replays it', async () => {
+    const bus = new InProcessBus(logger, { topics: [topic], deadLetters: new DeadLetterTable(knex) });
+    const seen: number[] = [];
+    let limit = 100;
+    const consumer = bus.subscribe({
+      groupId: 'bounded', topic, fromBeginning: true,
+      handleBatch: async (events) => {
+        const values = events.map((event) => (event.value as { n: number }).n);
+        if (values.some((n) => n > limit)) throw Object.assign(new Error('value out of range for type integer'), { code: '22003', severity: 'ERROR' });
+        seen.push(...values);
+      },
+    });
+    await consumer.start();
+    await knex.transaction((trx) => appendToOutbox(trx, [1, 3_000_000_000, 2].map((n) => ({ topic: topic.name, key: `k${n}`, value: { n }, headers: { ce_id: `c${n}` } }))));
+    const relay = new OutboxRelay({ knex, schema: 'outbox_test', bus, logger });
+    await relay.drain();
+    expect(await relay.backlog()).toBe(0);
+    expect(seen.sort((a, b) => a - b)).toEqual([1, 2]);
+    const rows = await knex('dead_letters').select('id', 'group_id', 'topic', 'message_key', 'value', 'headers', 'error', 'attempts');
+    expect(rows).toEqual([{
+      id: expect.any(Number), group_id: 'bounded', topic: topic.name, message_key: 'k3000000000', value: { n: 3_000_000_000 },
+      headers: { ce_id: 'c3000000000' }, error: expect.stringMatching(/out of range.*\[sqlstate 22003\]/), attempts: RECORD_ATTEMPTS,
+    }]);
+
+    // The replay docs/events.md gives an operator, once the consumer can apply the record.
+    limit = Number.POSITIVE_INFINITY;
+    await knex.raw(`with replayed as (delete from outbox_test.dead_letters where id = ? returning topic, message_key, value, headers)
+      insert into outbox_test.outbox (topic, message_key, value, headers) select topic, message_key, value::jsonb, headers from replayed`, [rows[0].id]);
+    await relay.drain();
+    expect(seen).toContain(3_000_000_000);
+    expect(await knex('dead_letters').count('* as count').first()).toEqual({ count: 0 });
   });
 });

@@ -5,6 +5,7 @@ export { LOCAL_INFRASTRUCTURE } from './local-infrastructure.js';
 export { postgresAnswers, redisAnswers, kafkaAnswers, registryAnswers } from './probes.js';
 export { captureLogger } from './capture-logger.js';
 export { TcpProxy } from './tcp-proxy.js';
+export { createStoreBehindProxy, type StoreBehindProxy } from './store-behind-proxy.js';
 export { OwnedProcess, portAnswers } from './private-services/owned-process.js';
 export { PrivatePostgres } from './private-services/private-postgres.js';
 export { PrivateRedis } from './private-services/private-redis.js';

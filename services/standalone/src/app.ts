@@ -1,9 +1,10 @@
 import { ResponseStore } from '@timetable/cache';
 import { createGatewayApp } from '@timetable/gateway';
 import { listen } from '@timetable/http';
-import { InProcessBus } from '@timetable/events';
+import { DeadLetterTable, InProcessBus } from '@timetable/events';
 import { createLogger, type Logger } from '@timetable/observability';
-import { ShutdownStack } from '@timetable/service-kit';
+import { openServiceStore, ShutdownStack } from '@timetable/service-kit';
+import { SYNC_SCHEMA, syncMigrations } from '@timetable/sync';
 import type { StandaloneConfig } from './config.js';
 import { openDatabase } from './database.js';
 import { createEmbeddedContext, type EmbeddedContext } from './embedded-context.js';
@@ -31,7 +32,10 @@ export async function startEmbeddedSystem(
   try {
     const database = await openDatabase(config, logger);
     shutdown.push('embedded PostgreSQL', () => database.stop());
-    const bus = new InProcessBus(logger.child({ component: 'bus' }));
+    // A record a consumer cannot apply is put aside in the outbox's store, so the relay moves past it.
+    const outboxStore = await openServiceStore({ connectionString: database.connectionString, schema: SYNC_SCHEMA, migrations: syncMigrations, logger, poolMax: 1 });
+    shutdown.push('dead-letter store', () => outboxStore.destroy());
+    const bus = new InProcessBus(logger.child({ component: 'bus' }), { deadLetters: new DeadLetterTable(outboxStore) });
     const context = createEmbeddedContext(config, logger, bus, database.connectionString);
     shutdown.push('service stores', () => context.close());
     shutdown.push('bus', () => bus.disconnect());

@@ -1,9 +1,16 @@
 import type { IncomingEvent, SubscriptionOptions } from '../event-bus.js';
+import { applyIsolating, type UnapplicableRecord } from '../poison/apply-isolating.js';
 import type { TopicLog } from './topic-log.js';
 
 export interface GroupMember {
   options: SubscriptionOptions;
   running: boolean;
+}
+
+export interface DeliveryHooks {
+  handled(count: number): void;
+  /** Stores records the handler could not apply; the position moves past them only once this resolved. */
+  putAside(records: UnapplicableRecord<unknown>[]): Promise<void>;
 }
 
 /**
@@ -48,10 +55,11 @@ export class ConsumerGroup {
   }
 
   /**
-   * Hands every partition's unread records to its member. A partition whose handler fails keeps its
-   * position and the others go on, as in Kafka; the first failure is thrown at the end.
+   * Hands every partition's unread records to its member. A record whose data the handler refuses on every
+   * try is put aside, and the records after it are handled. A partition whose handler fails for another
+   * reason keeps its position and the others go on, as in Kafka; the first failure is thrown at the end.
    */
-  async deliver(onHandled: (count: number) => void): Promise<void> {
+  async deliver(hooks: DeliveryHooks): Promise<void> {
     const running = this.members.filter((member) => member.running);
     if (!this.positions || running.length === 0) return;
     let failure: { error: unknown } | undefined;
@@ -59,14 +67,15 @@ export class ConsumerGroup {
       const batch: IncomingEvent[] = this.log.readFrom(partition, this.positions[partition]!);
       if (batch.length === 0) continue;
       try {
-        await running[partition % running.length]!.options.handleBatch(batch);
+        const unapplicable = await applyIsolating(batch, running[partition % running.length]!.options.handleBatch);
+        if (unapplicable.length > 0) await hooks.putAside(unapplicable);
+        hooks.handled(batch.length - unapplicable.length);
       } catch (error) {
         this.lastError = error;
         failure ??= { error };
         continue;
       }
       this.positions[partition] = Number(batch.at(-1)!.offset) + 1;
-      onHandled(batch.length);
     }
     if (failure) throw failure.error;
   }

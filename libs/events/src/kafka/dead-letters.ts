@@ -1,6 +1,7 @@
 import type { Producer } from 'kafkajs';
+import type { DeadLetterReason } from '../poison/put-aside.js';
 
-/** A message that can never be decoded, with where it came from and why it was refused. */
+/** A message put aside (never decodable, or never applicable), with where it came from and why. */
 export interface DeadLetter {
   topic: string;
   partition: number;
@@ -10,6 +11,9 @@ export interface DeadLetter {
   value: Buffer | null;
   headers: Record<string, string>;
   error: string;
+  reason: DeadLetterReason;
+  /** How often its handler tried it (0 for a message that could not be decoded). */
+  attempts: number;
 }
 
 export interface DeadLetterSink {
@@ -23,7 +27,7 @@ export function deadLetterTopicOf(topic: string): string {
 
 /**
  * Writes dead letters with the original key, value bytes and headers untouched, plus `dlq_*` headers that
- * say where the message was and why it was refused, so an operator can inspect, fix and replay it.
+ * say where the message was and why it was put aside, so an operator can inspect, fix and replay it.
  */
 export class KafkaDeadLetterSink implements DeadLetterSink {
   constructor(private readonly producer: () => Producer | undefined) {}
@@ -43,6 +47,8 @@ export class KafkaDeadLetterSink implements DeadLetterSink {
           headers: {
             ...letter.headers,
             dlq_error: letter.error,
+            dlq_reason: letter.reason,
+            dlq_attempts: String(letter.attempts),
             dlq_topic: letter.topic,
             dlq_partition: String(letter.partition),
             dlq_offset: letter.offset,

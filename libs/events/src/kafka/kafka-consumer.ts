@@ -1,12 +1,14 @@
-import type { Consumer, EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
+import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
 import type { Logger } from '@timetable/observability';
 import type { EventConsumer, IncomingEvent, SubscriptionOptions } from '../event-bus.js';
 import { consumerLag, consumerRetries, eventsConsumed, eventsDeadLettered } from '../event-metrics.js';
-import { validateEventValue } from '../validate-event.js';
+import { applyIsolating } from '../poison/apply-isolating.js';
+import { describeFailure, reportPutAside, type PutAsideNotice } from '../poison/put-aside.js';
 import { retryStep, RetryBudgetExhaustedError, type BatchRetrySettings } from './batch-retry.js';
 import type { DeadLetter, DeadLetterSink } from './dead-letters.js';
 import { ConsumerLagMeter } from './consumer-lag-meter.js';
-import { UndecodableMessageError, type ValueCodec } from './schema-codec.js';
+import { decodeMessage, letterOf, type Decoded, type DecodingContext } from './decode-message.js';
+import type { ValueCodec } from './schema-codec.js';
 
 export interface KafkaConsumerSettings {
   codec: ValueCodec;
@@ -18,19 +20,19 @@ export interface KafkaConsumerSettings {
   logger: Logger;
 }
 
-type Decoded<T> = { event: IncomingEvent<T> } | { deadLetter: DeadLetter };
-
 /**
  * One consumer group member. A position is committed only after every message before it was handled or,
- * when it can never be decoded, written to the topic's dead-letter topic. A step that fails because
- * something is down is retried, never skipped; past the retry budget, and when kafkajs itself gives up,
- * the consumer reports a failure so the process ends and its replacement resumes from the committed offset.
+ * when it can never be decoded or its handler refused its data on every try, written to the topic's
+ * dead-letter topic. A step that fails because something is down is retried, never skipped; past the retry
+ * budget, and when kafkajs itself gives up, the consumer reports a failure so the process ends and its
+ * replacement resumes from the committed offset.
  */
 export class KafkaEventConsumer<T> implements EventConsumer {
   private consumer: Consumer | undefined;
   private running = false;
   private failed = false;
   private readonly lagMeter: ConsumerLagMeter;
+  private readonly decoding: DecodingContext;
 
   constructor(
     private readonly kafka: Kafka,
@@ -38,6 +40,7 @@ export class KafkaEventConsumer<T> implements EventConsumer {
     private readonly settings: KafkaConsumerSettings,
   ) {
     this.lagMeter = new ConsumerLagMeter(kafka, options.groupId, options.topic.name, options.fromBeginning);
+    this.decoding = { codec: settings.codec, topic: options.topic, group: options.groupId, logger: settings.logger };
   }
 
   async start(): Promise<void> {
@@ -86,27 +89,48 @@ export class KafkaEventConsumer<T> implements EventConsumer {
     try {
       const decoded: Decoded<T>[] = [];
       for (const message of batch.messages) {
-        const outcome = await retryStep('decode', () => this.decode(batch.topic, batch.partition, message), retry);
+        const outcome = await retryStep('decode', () => decodeMessage<T>(this.decoding, batch.partition, message), retry);
         if (!outcome.done) return;
         decoded.push(outcome.value);
       }
       const events = decoded.flatMap((item) => ('event' in item ? [item.event] : []));
-      const deadLetters = decoded.flatMap((item) => ('deadLetter' in item ? [item.deadLetter] : []));
-      if (deadLetters.length > 0) {
-        const sent = await retryStep('dead-letter', () => this.settings.deadLetters.send(deadLetters), retry);
-        if (!sent.done) return;
-        eventsDeadLettered.inc({ group: this.options.groupId, topic: batch.topic }, deadLetters.length);
-      }
-      if (events.length > 0) {
-        const handled = await retryStep('handle', () => this.options.handleBatch(events), retry);
-        if (!handled.done) return;
-      }
-      await this.commit(payload, events.length);
+      if (!(await this.putAside(decoded.flatMap((item) => ('deadLetter' in item ? [item.deadLetter] : [])), retry))) return;
+      const handled = await retryStep('handle', () => this.apply(events, payload), retry);
+      if (!handled.done || !(await this.putAside(handled.value, retry))) return;
+      await this.commit(payload, events.length - handled.value.length);
     } catch (error) {
       if (!(error instanceof RetryBudgetExhaustedError)) throw error;
       // Not thrown to kafkajs, which would retry the batch on its own schedule: this consumer is done.
       this.fail(error);
     }
+  }
+
+  /** Applies the events; returns the dead letters of those whose data the handler refused on every try. */
+  private async apply(events: IncomingEvent<T>[], { batch, heartbeat }: EachBatchPayload): Promise<DeadLetter[]> {
+    if (events.length === 0) return [];
+    const unapplicable = await applyIsolating(events, this.options.handleBatch, { afterRecord: heartbeat });
+    const messages = new Map(batch.messages.map((message) => [message.offset, message]));
+    return unapplicable.map(({ event, error, attempts }) =>
+      letterOf(messages.get(event.offset)!, {
+        topic: batch.topic,
+        partition: batch.partition,
+        group: this.options.groupId,
+        error: describeFailure(error),
+        reason: 'unapplicable',
+        attempts,
+      }),
+    );
+  }
+
+  /** Writes dead letters to the topic's dead-letter topic, then counts them; false if the batch was given back. */
+  private async putAside(letters: DeadLetter[], retry: BatchRetrySettings): Promise<boolean> {
+    if (letters.length === 0) return true;
+    const sent = await retryStep('dead-letter', () => this.settings.deadLetters.send(letters), retry);
+    if (!sent.done) return false;
+    const undecodable = letters.filter((letter) => letter.reason === 'undecodable').length;
+    if (undecodable > 0) eventsDeadLettered.inc({ group: this.options.groupId, topic: this.options.topic.name, reason: 'undecodable' }, undecodable);
+    reportPutAside(this.settings.logger, letters.filter((letter) => letter.reason === 'unapplicable').map(noticeOf));
+    return true;
   }
 
   private async commit({ batch, heartbeat, isRunning, isStale, resolveOffset }: EachBatchPayload, handled: number): Promise<void> {
@@ -132,30 +156,8 @@ export class KafkaEventConsumer<T> implements EventConsumer {
       },
     };
   }
-
-  /** An event, a dead letter for a message no retry can decode, or a throw for an outage (retried). */
-  private async decode(topic: string, partition: number, message: KafkaMessage): Promise<Decoded<T>> {
-    const key = message.key?.toString('utf8') ?? '';
-    const headers = headersOf(message);
-    try {
-      const raw = message.value === null ? null : await this.settings.codec.decode(message.value);
-      const checked = validateEventValue(this.options.topic, raw);
-      if (!checked.ok) throw new UndecodableMessageError(checked.reason);
-      return { event: { topic, key, value: checked.value as T | null, headers, partition, offset: message.offset } };
-    } catch (error) {
-      if (!(error instanceof UndecodableMessageError)) throw error;
-      this.settings.logger.warn({ err: error, topic, partition, offset: message.offset, key }, 'undecodable event goes to the dead-letter topic');
-      return {
-        deadLetter: { topic, partition, offset: message.offset, group: this.options.groupId, key: message.key, value: message.value, headers, error: error.message },
-      };
-    }
-  }
 }
 
-function headersOf(message: KafkaMessage): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(message.headers ?? {})) {
-    if (value !== undefined) headers[name] = Array.isArray(value) ? value.map(String).join(',') : value.toString();
-  }
-  return headers;
+function noticeOf({ group, topic, partition, offset, key, error, attempts }: DeadLetter): PutAsideNotice {
+  return { group, topic, partition, offset, key: key?.toString('utf8') ?? '', error, attempts };
 }

@@ -1,5 +1,5 @@
 import type { MigrationSet } from '@timetable/db';
-import { createOutboxTable } from '@timetable/events';
+import { createDeadLetterTable, createOutboxTable } from '@timetable/events';
 import { addFeedValidators } from './add-feed-validators.js';
 import { addRunFence } from './add-run-fence.js';
 import { addStagedEntities } from './add-staged-entities.js';
@@ -15,4 +15,5 @@ export const syncMigrations: MigrationSet = {
   '20261125000100_add_feed_validators': addFeedValidators,
   '20261125000200_add_staged_entities': addStagedEntities,
   '20261206000000_add_run_fence': addRunFence,
+  '20261208000000_create_dead_letters': createDeadLetterTable,
 };

@@ -60,7 +60,8 @@ export async function startEmbeddedFaultSystem(options: { databaseUrl?: string }
     process,
     api: (apiPath, init) => callApi(baseUrl, apiPath, init),
     query: (_service, text, params) => sql(databaseUrl, text, params),
-    deadLetterCount: () => Promise.resolve(0),
+    // Records a consumer could not apply are put aside in the outbox's store.
+    deadLetterCount: async () => Number((await sql<{ count: string }>(databaseUrl, 'select count(*) as count from sync.dead_letters'))[0]?.count ?? 0),
     async start() {
       process.start();
       await process.waitUntil('a first sync', async () => Boolean((await system.api<{ data: { lastFetchedAt: string | null } }>('/sync/status')).body.data.lastFetchedAt), 180_000);

@@ -19,7 +19,8 @@ const LISTS: Record<string, string[]> = {
  * What every row of the fault matrix ends with, once its fault is healed: every change of the stream is in
  * the change log exactly once; every webhook received each of them at least once, under one `webhook-id`
  * per change (a retry never looks like a new delivery); the catalog equals the upstream as sync mirrored
- * it; and no message went to a dead-letter topic (nothing was undecodable, only ever waited for).
+ * it; and nothing was put aside in a dead-letter topic or table (nothing was undecodable or refused, only
+ * ever waited for).
  */
 export async function expectNothingLostOrDuplicated(system: SystemUnderFault, stream: ChangeStream, webhooks = ['global']): Promise<void> {
   const published = await stream.published();

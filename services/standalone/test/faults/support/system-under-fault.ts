@@ -10,7 +10,7 @@ export interface SystemUnderFault {
   api<T = unknown>(path: string, init?: RequestInit): Promise<{ status: number; body: T }>;
   /** A query on the database of one service (schema-qualified names: `sync.sync_runs`). */
   query<T>(service: string, text: string, params?: unknown[]): Promise<T[]>;
-  /** Messages in the dead-letter topics (none exist in the embedded mode: its events never leave the process). */
+  /** Records put aside: messages in the dead-letter topics, or rows of the embedded mode's `sync.dead_letters`. */
   deadLetterCount(): Promise<number>;
 }
 
