@@ -8,4 +8,5 @@ export { requestId, requestIdOf } from './request-id.js';
 export { observeRequest, routePatternOf } from './http-metrics.js';
 export type { ServiceModule } from './service-module.js';
 export { DeveloperIdentity, requireDeveloper, developerIdOf, IDENTITY_HEADER, IDENTITY_SIGNATURE_HEADER } from './developer-identity.js';
+export { controlCharacterPath } from './control-characters.js';
 export { contractRouter, expressPath, bySpecificity, type RouteCall, type RouteHandler, type RouteHandlers, type ContractRouterOptions } from './contract-routes.js';
