@@ -1,6 +1,7 @@
 export * from './errors.js';
 export { errorBody, errorEnvelope, routeNotFound, type ErrorBody } from './error-envelope.js';
 export { parseInput, validationDetails } from './validation.js';
+export { jsonBody, rawBodyOf, nestsDeeperThan, MAX_BODY_DEPTH, type JsonBodyOptions } from './json-body.js';
 export { createServiceApp, API_PREFIX, type ServiceAppOptions } from './create-service-app.js';
 export { operationalRoutes, type ReadinessCheck } from './operational-routes.js';
 export { listen, type RunningServer } from './http-server.js';

@@ -68,6 +68,8 @@ export function createGatewayApp(deps: GatewayDeps): RequestListener {
     logger: deps.logger,
     routes: edge,
     readiness: deps.readiness,
+    // The distributed proxy forwards JSON bodies as the bytes received.
+    keepRawBody: true,
     configure: (app) => {
       app.set('trust proxy', deps.trustProxy);
       app.use(openApiRoute(buildOpenApiDocument(apiRoutes)));
