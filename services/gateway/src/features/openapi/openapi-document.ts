@@ -86,6 +86,7 @@ function responses(route: ApiRoute, converter: SchemaConverter): Record<string, 
   for (const [status, spec] of Object.entries(route.responses) as [string, ResponseSpec][]) {
     documented[status] = response(Number(status), spec, converter);
   }
+  if ((route.query || route.body) && !documented['400']) documented['400'] = { $ref: '#/components/responses/InvalidInput' };
   if (route.auth && !documented['401']) documented['401'] = { $ref: '#/components/responses/Unauthorized' };
   if (route.method === 'get' && !route.auth && !isDeveloperArea(route.path) && !documented['429']) {
     documented['429'] = { $ref: '#/components/responses/RateLimited' };
