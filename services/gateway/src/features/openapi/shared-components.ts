@@ -27,8 +27,8 @@ export function sharedComponents() {
     responses: {
       InvalidInput: {
         description:
-          'VALIDATION_ERROR naming the parameter: a control character (C0, DEL or C1) in a query parameter or body string, ' +
-          'or a value the parameter does not accept',
+          'VALIDATION_ERROR naming the parameter: a value it does not accept, ' +
+          'or a control character (C0, DEL, C1) in a query parameter or body string',
         content: errorContent,
       },
       Unauthorized: {
