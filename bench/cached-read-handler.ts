@@ -50,6 +50,7 @@ async function gatewayWithOneStoredWeek(): Promise<RequestListener> {
     identity: new DeveloperIdentity('bench-identity-secret-of-32-chars'),
     rateLimiter: new MemoryRateLimiter(),
     rateTiers: TIERS,
+    registerTiers: TIERS,
     responses,
     bus: new InProcessBus(logger),
     publicBaseUrl: 'http://127.0.0.1',

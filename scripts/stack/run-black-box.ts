@@ -1,9 +1,9 @@
 /**
  * `npm run test:distributed` (second half): starts a throw-away distributed stack and runs the black-box
  * API suite (services/standalone/test/api) against its gateway through BLACK_BOX_BASE_URL, with the
- * settings the suite gives the embedded system: the public base URL, one sync at start, and rate limits
- * high enough for files running in parallel from one address. The rate-limit file needs the tight tiers
- * it gives the embedded system, so it runs afterwards, alone, behind a gateway restarted with them.
+ * settings the suite gives the embedded system: the public base URL, one sync at start, and read and sign-up
+ * limits high enough for files running in parallel from one address. The rate-limit file needs the tight
+ * tiers it gives the embedded system, so it runs afterwards, alone, behind a gateway restarted with them.
  */
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -16,6 +16,7 @@ const SUITE = 'services/standalone/test/api';
 const RATE_LIMIT_FILE = `${SUITE}/rate-limits.int.test.ts`;
 /** The tiers rate-limits.int.test.ts asks of the embedded system. */
 const TIGHT_RATE_LIMITS = '3/10s,100/1m,1000/1h';
+const TIGHT_REGISTER_LIMITS = '3/1h';
 const env = process.env;
 
 function runVitest(gatewayUrl: string, args: string[]): Promise<number> {
@@ -32,7 +33,7 @@ function runVitest(gatewayUrl: string, args: string[]): Promise<number> {
 const stack = await startStack({
   ephemeral: true,
   publicBaseUrl: PUBLIC_BASE_URL,
-  env: { LOG_LEVEL: 'info', RATE_LIMITS: '1000000/1s', SYNC_INTERVAL_SECONDS: '86400' },
+  env: { LOG_LEVEL: 'info', RATE_LIMITS: '1000000/1s', REGISTER_LIMITS: '1000000/1s', SYNC_INTERVAL_SECONDS: '86400' },
   infrastructure: {
     ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
     ...(env.REDIS_URL ? { redisUrl: env.REDIS_URL } : {}),
@@ -49,7 +50,11 @@ try {
     .filter((file) => file !== RATE_LIMIT_FILE);
   status = await runVitest(stack.gatewayUrl, files);
   // A fresh key prefix: the budget the first run spent must not count against the tight tiers.
-  await stack.restart('gateway', { RATE_LIMITS: TIGHT_RATE_LIMITS, REDIS_KEY_PREFIX: `${stack.namespace}:tight:` });
+  await stack.restart('gateway', {
+    RATE_LIMITS: TIGHT_RATE_LIMITS,
+    REGISTER_LIMITS: TIGHT_REGISTER_LIMITS,
+    REDIS_KEY_PREFIX: `${stack.namespace}:tight:`,
+  });
   const rateLimits = await runVitest(stack.gatewayUrl, [RATE_LIMIT_FILE]);
   status = status === 0 ? rateLimits : status;
 } finally {

@@ -2,6 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import type { z } from 'zod';
 import type { ApiRoute, RouteGroup } from '@timetable/contracts';
 import { developerIdOf, requireDeveloper, type DeveloperIdentity } from './developer-identity.js';
+import { refuseControlCharactersInBody, refuseControlCharactersInQuery } from './control-characters.js';
 import { parseInput } from './validation.js';
 
 type Output<R, Key extends string, Otherwise> = R extends { [K in Key]: infer S extends z.ZodType } ? z.output<S> : Otherwise;
@@ -53,21 +54,32 @@ export function contractRouter<G extends RouteGroup>(group: G, handlers: RouteHa
   return router;
 }
 
-// The types of a call follow its route's schemas; here, for any route, they are only known at run time.
+/**
+ * The types of a call follow its route's schemas; here, for any route, they are only known at run time. A
+ * control character is refused in any query parameter before the handler runs (it says nothing about the
+ * resource, so it needs no ownership check first) and in any body string when the handler reads the body.
+ */
 function callOf(route: ApiRoute, req: Request, res: Response): RouteCall<ApiRoute> {
+  const params = route.params ? parseInput(route.params, req.params, 'Path') : {};
+  refuseControlCharactersInQuery(route.query, req.query);
   let query: unknown;
   const call = {
     req,
     res,
-    params: route.params ? parseInput(route.params, req.params, 'Path') : {},
+    params,
     query: () => {
       query ??= route.query ? parseInput(route.query, singleValues(route.query, req.query), 'Query') : {};
       return query;
     },
-    body: () => (route.body ? parseInput(route.body, req.body ?? {}, 'Body') : undefined),
+    body: () => (route.body ? parseBody(route.body, req.body) : undefined),
     developerId: route.auth ? developerIdOf(res) : undefined,
   };
   return call as RouteCall<ApiRoute>;
+}
+
+function parseBody(schema: z.ZodType, body: unknown): unknown {
+  refuseControlCharactersInBody(body);
+  return parseInput(schema, body ?? {}, 'Body');
 }
 
 /**

@@ -3,6 +3,7 @@ import { pinoHttp } from 'pino-http';
 import type { Logger } from '@timetable/observability';
 import { errorEnvelope, routeNotFound } from './error-envelope.js';
 import { httpMetrics } from './http-metrics.js';
+import { jsonBody } from './json-body.js';
 import { operationalRoutes, type ReadinessCheck } from './operational-routes.js';
 import { requestId } from './request-id.js';
 
@@ -15,6 +16,8 @@ export interface ServiceAppOptions {
   readiness?: ReadinessCheck[];
   /** Largest accepted JSON body. */
   bodyLimit?: string;
+  /** Keep each JSON body's bytes as received (`rawBodyOf`), for the gateway's proxy. */
+  keepRawBody?: boolean;
   /** Hook for the gateway, which mounts things before the 404 handler. */
   configure?: (app: Express) => void;
 }
@@ -45,7 +48,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   );
   app.use(httpMetrics(options.name));
   app.use(operationalRoutes(options.readiness ?? []));
-  app.use(express.json({ limit: options.bodyLimit ?? '64kb', strict: true }));
+  app.use(jsonBody({ limit: options.bodyLimit ?? '64kb', keepRaw: options.keepRawBody }));
   options.configure?.(app);
   if (options.routes) app.use(API_PREFIX, options.routes);
   app.use(routeNotFound);

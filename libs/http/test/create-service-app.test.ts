@@ -86,6 +86,24 @@ describe('every non-2xx answer is the spec envelope', () => {
     expectEnvelope(body, 'VALIDATION_ERROR');
   });
 
+  it('a body nested deeper than 32 levels is 400 VALIDATION_ERROR, one within them reaches the handler', async () => {
+    const post = (body: string) => call('/v1/timetable/things', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const nested = (depth: number) => `{"name":"n","x":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;
+    for (const depth of [33, 30_000]) {
+      const { status, body } = await post(nested(depth));
+      expect(status).toBe(400);
+      expect(body).toEqual({ error: { code: 'VALIDATION_ERROR', message: 'Body validation failed: the JSON nests deeper than 32 levels', details: {} } });
+    }
+    expect((await post(nested(32))).status).toBe(201);
+  });
+
+  it('a body over the size limit is 413 PAYLOAD_TOO_LARGE', async () => {
+    const body = JSON.stringify({ name: 'x'.repeat(70_000) });
+    const response = await call('/v1/timetable/things', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    expect(response.status).toBe(413);
+    expectEnvelope(response.body, 'PAYLOAD_TOO_LARGE');
+  });
+
   it('a validation error from a handler is 400 VALIDATION_ERROR', async () => {
     const { status, body } = await call('/v1/timetable/things', {
       method: 'POST',

@@ -4,6 +4,7 @@ import { field, readConfig } from '@timetable/config';
 import { parseRateTiers } from '@timetable/cache';
 
 const DEFAULT_RATE_LIMITS = '10/1s,60/1m,1000/1h';
+const DEFAULT_REGISTER_LIMITS = '5/1m,20/1d';
 const TRUST_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
 /** Express 'trust proxy' value: a boolean, a hop count, or a comma list of addresses, subnets and preset names. */
@@ -22,14 +23,11 @@ export function parseTrustProxy(value: string): TrustProxy | null {
   return valid ? entries.join(',') : null;
 }
 
-/**
- * The edge settings every gateway needs, embedded or distributed; the standalone config spreads them
- * into its own schema so both modes read the same variables the same way.
- */
-export const gatewayEdgeFields = {
-  RATE_LIMITS: z
+/** Tiers such as `10/1s,60/1m`, every one enforced. */
+function rateTiers(defaults: string) {
+  return z
     .string()
-    .default(DEFAULT_RATE_LIMITS)
+    .default(defaults)
     .transform((value, context) => {
       try {
         return parseRateTiers(value);
@@ -37,7 +35,17 @@ export const gatewayEdgeFields = {
         context.addIssue({ code: 'custom', message: (error as Error).message });
         return z.NEVER;
       }
-    }),
+    });
+}
+
+/**
+ * The edge settings every gateway needs, embedded or distributed; the standalone config spreads them
+ * into its own schema so both modes read the same variables the same way.
+ */
+export const gatewayEdgeFields = {
+  RATE_LIMITS: rateTiers(DEFAULT_RATE_LIMITS),
+  /** Developer sign-ups per client address. */
+  REGISTER_LIMITS: rateTiers(DEFAULT_REGISTER_LIMITS),
   LEGACY_HOSTS: field
     .commaList()
     .transform((hosts) => hosts.map((host) => host.toLowerCase()))

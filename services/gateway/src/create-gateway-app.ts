@@ -17,6 +17,7 @@ import { buildOpenApiDocument } from './features/openapi/openapi-document.js';
 import { openApiRoute } from './features/openapi/openapi-route.js';
 import { PublicReadLimit } from './features/rate-limit/public-read-limit.js';
 import { rateLimitPublicReads } from './features/rate-limit/rate-limit-public-reads.js';
+import { limitRegistrations } from './features/rate-limit/register-limit.js';
 import { EndpointPatterns } from './features/usage/endpoint-patterns.js';
 import { recordUsage } from './features/usage/record-usage.js';
 import { legacyRedirects } from './features/versioning/legacy-redirects.js';
@@ -30,7 +31,10 @@ export interface GatewayDeps {
   keyVerifier: KeyVerifier | undefined;
   identity: DeveloperIdentity;
   rateLimiter: RateLimiter;
+  /** RATE_LIMITS: public reads per client. */
   rateTiers: RateTier[];
+  /** REGISTER_LIMITS: developer sign-ups per client, counted in the same limiter. */
+  registerTiers: RateTier[];
   /**
    * The response store the catalog renders into (the same cache, same key prefix): repeated anonymous GETs
    * are answered from it in front of Express. Absent: every request takes the Express path.
@@ -52,7 +56,7 @@ export interface GatewayDeps {
  * redirects answer before anything else (a legacy host gets a 301 even for /health), forged identity
  * headers are dropped before any handler sees them, then the service app adds request ids, logs, metrics,
  * /health, /ready, /metrics, the documents (OpenAPI, AsyncAPI, /docs), and under /v1/timetable: API keys,
- * usage recording, read limits, and finally the services.
+ * usage recording, read and sign-up limits, and finally the services.
  */
 export function createGatewayApp(deps: GatewayDeps): RequestListener {
   const apiRoutes = deps.apiRoutes ?? contracts.allApiRoutes;
@@ -61,6 +65,7 @@ export function createGatewayApp(deps: GatewayDeps): RequestListener {
   edge.use(authenticateApiKey({ keyVerifier: deps.keyVerifier, identity: deps.identity, logger: deps.logger }));
   edge.use(recordUsage({ bus: deps.bus, patterns: new EndpointPatterns(apiRoutes), logger: deps.logger }));
   edge.use(rateLimitPublicReads(limit));
+  edge.use(limitRegistrations({ rateLimiter: deps.rateLimiter, tiers: deps.registerTiers, logger: deps.logger }));
   for (const upstream of deps.upstreams) edge.use(upstream);
 
   const serviceApp = createServiceApp({
@@ -68,6 +73,8 @@ export function createGatewayApp(deps: GatewayDeps): RequestListener {
     logger: deps.logger,
     routes: edge,
     readiness: deps.readiness,
+    // The distributed proxy forwards JSON bodies as the bytes received.
+    keepRawBody: true,
     configure: (app) => {
       app.set('trust proxy', deps.trustProxy);
       app.use(openApiRoute(buildOpenApiDocument(apiRoutes)));

@@ -52,6 +52,7 @@ export async function startDistributedGateway(config: GatewayConfig, logger: Log
     identity: new DeveloperIdentity(config.INTERNAL_AUTH_SECRET),
     rateLimiter,
     rateTiers: config.RATE_LIMITS,
+    registerTiers: config.REGISTER_LIMITS,
     // The catalog's rendered responses, when both share REDIS_URL and REDIS_KEY_PREFIX; without Redis every
     // request takes the Express path to the services.
     ...(redis ? { responses: new ResponseStore(new RedisCache(redis)) } : {}),

@@ -19,6 +19,10 @@ describe('gateway configuration', () => {
       { limit: 60, windowSeconds: 60 },
       { limit: 1000, windowSeconds: 3600 },
     ]);
+    expect(config.REGISTER_LIMITS).toEqual([
+      { limit: 5, windowSeconds: 60 },
+      { limit: 20, windowSeconds: 86_400 },
+    ]);
     expect(config.LEGACY_HOSTS).toEqual([]);
     expect(config.TRUST_PROXY).toBe(false);
     expect(config.publicBaseUrl).toBe('http://localhost:3000');
@@ -28,6 +32,7 @@ describe('gateway configuration', () => {
     const config = loadGatewayConfig({
       ...required,
       RATE_LIMITS: '3/1s,5/1m',
+      REGISTER_LIMITS: '2/1h',
       LEGACY_HOSTS: 'Old.example.edu, older.example.edu',
       TRUST_PROXY: '1',
       PUBLIC_BASE_URL: 'https://api.example.edu/',
@@ -36,6 +41,7 @@ describe('gateway configuration', () => {
       { limit: 3, windowSeconds: 1 },
       { limit: 5, windowSeconds: 60 },
     ]);
+    expect(config.REGISTER_LIMITS).toEqual([{ limit: 2, windowSeconds: 3600 }]);
     expect(config.LEGACY_HOSTS).toEqual(['old.example.edu', 'older.example.edu']);
     expect(config.TRUST_PROXY).toBe(1);
     expect(config.publicBaseUrl).toBe('https://api.example.edu');
@@ -43,12 +49,12 @@ describe('gateway configuration', () => {
 
   it('names every bad variable', () => {
     try {
-      loadGatewayConfig({ ...required, RATE_LIMITS: 'lots', TRUST_PROXY: 'everyone', INTERNAL_AUTH_SECRET: 'short', SYNC_URL: 'nope' });
+      loadGatewayConfig({ ...required, RATE_LIMITS: 'lots', REGISTER_LIMITS: '0/1m', TRUST_PROXY: 'everyone', INTERNAL_AUTH_SECRET: 'short', SYNC_URL: 'nope' });
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(ConfigError);
       const message = (error as Error).message;
-      for (const name of ['RATE_LIMITS', 'TRUST_PROXY', 'INTERNAL_AUTH_SECRET', 'SYNC_URL']) expect(message).toContain(name);
+      for (const name of ['RATE_LIMITS', 'REGISTER_LIMITS', 'TRUST_PROXY', 'INTERNAL_AUTH_SECRET', 'SYNC_URL']) expect(message).toContain(name);
     }
   });
 });

@@ -19,7 +19,7 @@ function redis(): Redis {
 }
 
 beforeAll(async () => {
-  const replica = () => startTestGateway({ rateLimits: '5/1m', rateLimiter: new RedisRateLimiter(redis(), prefix), verifier: keyStore });
+  const replica = () => startTestGateway({ rateLimits: '5/1m', registerLimits: '3/1m', rateLimiter: new RedisRateLimiter(redis(), prefix), verifier: keyStore });
   replicaA = await replica();
   replicaB = await replica();
 });
@@ -46,6 +46,21 @@ describe('two gateway replicas sharing one Redis', () => {
     expect(limited.status).toBe(429);
     expect(limited.headers.get('RateLimit-Remaining')).toBe('0');
     expect(Number(limited.headers.get('Retry-After'))).toBeGreaterThan(0);
+  });
+
+  it('share one sign-up budget per client, apart from the read budget', async () => {
+    const register = (replica: TestGateway) =>
+      fetch(`${replica.api}/developers/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: `dev-${randomUUID()}@example.edu` }),
+      });
+    const statuses = [(await register(replicaA)).status, (await register(replicaB)).status, (await register(replicaA)).status];
+    expect(statuses).toEqual([201, 201, 201]);
+    const limited = await register(replicaB);
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('Retry-After'))).toBeGreaterThan(0);
+    expect(await limited.json()).toMatchObject({ error: { code: 'RATE_LIMITED' } });
   });
 
   it('both see a revoked key as invalid at once', async () => {

@@ -68,6 +68,9 @@ describe('the OpenAPI document', () => {
     expect(deliveries.security).toEqual([{ ApiKey: [] }]);
     expect(deliveries.responses['401']).toEqual({ $ref: '#/components/responses/Unauthorized' });
     expect(deliveries.responses['429']).toBeUndefined();
+    // A query or a body can be refused (a control character, a bad value): 400, documented or not by the route.
+    expect(deliveries.responses['400']).toEqual({ $ref: '#/components/responses/InvalidInput' });
+    expect(document.paths['/webhooks'].post.responses['400'].description).toMatch(/^Invalid body; or a control character/);
     expect(deliveries.parameters).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ name: 'id', in: 'path', required: true }),
@@ -78,6 +81,7 @@ describe('the OpenAPI document', () => {
     expect(one.security).toBeUndefined();
     expect(one.responses['404'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
     expect(one.responses['429']).toEqual({ $ref: '#/components/responses/RateLimited' });
+    expect(one.responses['400']).toBeUndefined();
     expect(one.responses['200'].content['application/json'].schema.properties.data).toEqual({ $ref: '#/components/schemas/TestProgram' });
     expect(document.components.schemas.TestProgram).toBeDefined();
     expect(JSON.stringify(document)).not.toContain('$schema');
@@ -141,10 +145,16 @@ describe('the OpenAPI document', () => {
     expect(test.responses['429'].headers['Retry-After'].schema).toEqual({ type: 'integer', minimum: 1 });
     const redeliver = document.paths['/webhooks/{id}/deliveries/{deliveryId}/redeliver'].post;
     expect(redeliver.security).toEqual([{ ApiKey: [] }]);
-    expect(Object.keys(redeliver.responses).sort()).toEqual(['202', '401', '403', '404', '409']);
+    expect(Object.keys(redeliver.responses).sort()).toEqual(['202', '401', '403', '404', '409', '429']);
+    expect(redeliver.responses['429'].headers['Retry-After']).toBeDefined();
     expect(redeliver.parameters.map((parameter: { name: string }) => parameter.name)).toEqual(['id', 'deliveryId']);
     const recover = document.paths['/webhooks/{id}/recover'].post;
-    expect(Object.keys(recover.responses).sort()).toEqual(['202', '400', '401', '403', '404', '409']);
+    expect(Object.keys(recover.responses).sort()).toEqual(['202', '400', '401', '403', '404', '409', '429']);
+    expect(recover.responses['429'].headers['Retry-After']).toBeDefined();
+    const register = document.paths['/developers/register'].post;
+    expect(Object.keys(register.responses).sort()).toEqual(['201', '400', '409', '429']);
+    expect(register.responses['429'].description).toContain('REGISTER_LIMITS');
+    expect(register.responses['429'].headers['Retry-After']).toBeDefined();
     expect(recover.requestBody.content['application/json'].schema.required).toEqual(['since']);
   });
 

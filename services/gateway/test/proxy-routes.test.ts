@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { Router } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryRateLimiter, parseRateTiers } from '@timetable/cache';
 import { allApiRoutes } from '@timetable/contracts';
 import { InProcessBus } from '@timetable/events';
 import { createGatewayApp, createProxyRoutes, HttpKeyVerifier, type UpstreamUrls } from '@timetable/gateway';
-import { createServiceApp, DeveloperIdentity, listen, type RunningServer } from '@timetable/http';
+import { createServiceApp, DeveloperIdentity, listen, rawBodyOf, type RunningServer } from '@timetable/http';
 import { captureLogger } from '@timetable/testing';
 import { DEVELOPER_ID, VALID_KEY } from './support/test-gateway.js';
 
@@ -17,14 +18,16 @@ let ready = true;
 
 interface EchoBody {
   service: string;
-  error: { code: string };
+  raw: string | null;
+  error: { code: string; message: string };
 }
 
 /** A service that echoes what reached it; developer-auth also answers the internal key check. */
 function echoService(name: string): Router {
   const router = Router();
   router.all('/{*rest}', (req, res) => {
-    res.json({ service: name, url: req.originalUrl, body: req.body ?? null, developer: identity.read(req.headers), apiKey: req.headers['x-api-key'] ?? null });
+    const raw = rawBodyOf(req)?.toString('utf8') ?? null;
+    res.json({ service: name, url: req.originalUrl, body: req.body ?? null, raw, developer: identity.read(req.headers), apiKey: req.headers['x-api-key'] ?? null });
   });
   return router;
 }
@@ -34,6 +37,7 @@ async function startService(name: string): Promise<string> {
     name,
     logger,
     routes: echoService(name),
+    keepRawBody: true,
     readiness: [{ name: 'flag', check: () => ready }],
     configure: (serviceApp) => {
       serviceApp.post('/internal/keys/verify', (req, res) => {
@@ -65,6 +69,7 @@ beforeAll(async () => {
     identity,
     rateLimiter: new MemoryRateLimiter(),
     rateTiers: parseRateTiers('1000/1s'),
+    registerTiers: parseRateTiers('1000/1s'),
     bus: new InProcessBus(logger),
     publicBaseUrl: 'https://api.example.edu',
     legacyHosts: [],
@@ -123,6 +128,31 @@ describe('distributed routing', () => {
     expect(body).toMatchObject({ service: 'webhook-dispatcher', body: { url: 'https://example.org/hook' }, developer: DEVELOPER_ID, apiKey: null });
   });
 
+  it('forwards a JSON body as the bytes received, decompressed, whatever their layout', async () => {
+    const text = '{ "url" : "https://example.org/hook",\n  "url": "https://example.org/last", "n": 1.50 }';
+    const headers = { 'content-type': 'application/json', 'X-API-Key': VALID_KEY };
+    const plain = await call('/webhooks', { method: 'POST', headers, body: text });
+    expect(plain.body).toMatchObject({ raw: text, body: { url: 'https://example.org/last', n: 1.5 } });
+    const gzipped = await call('/webhooks', { method: 'POST', headers: { ...headers, 'content-encoding': 'gzip' }, body: gzipSync(text) });
+    expect(gzipped.body).toMatchObject({ raw: text, body: { url: 'https://example.org/last' } });
+  });
+
+  it('answers a body nested too deep with 400 and an oversized one with 413, before any service', async () => {
+    const headers = { 'content-type': 'application/json', 'X-API-Key': VALID_KEY };
+    // About 30,000 levels fit in 64 kB: a proxy that serialised the parsed body again would overflow its stack.
+    for (const depth of [33, 30_000]) {
+      const deep = await call('/webhooks', { method: 'POST', headers, body: `{"a":${'['.repeat(depth)}${']'.repeat(depth)}}` });
+      expect(deep.status, String(depth)).toBe(400);
+      expect(deep.body.error).toMatchObject({ code: 'VALIDATION_ERROR', message: 'Body validation failed: the JSON nests deeper than 32 levels' });
+      expect(deep.body.service).toBeUndefined();
+    }
+    const nested = (depth: number) => `{"a":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;
+    expect((await call('/webhooks', { method: 'POST', headers, body: nested(32) })).body.raw).toBe(nested(32));
+    const large = await call('/webhooks', { method: 'POST', headers, body: JSON.stringify({ url: 'x'.repeat(70_000) }) });
+    expect(large.status).toBe(413);
+    expect(large.body.error.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
   it('verifies keys over HTTP: 404 is an invalid key, a failing developer-auth is 503', async () => {
     expect((await call('/developers/me', { headers: { 'X-API-Key': VALID_KEY } })).body.service).toBe('developer-auth');
     expect((await call('/developers/me', { headers: { 'X-API-Key': 'spk_unknown' } })).status).toBe(401);
@@ -159,6 +189,7 @@ describe('distributed routing', () => {
       identity,
       rateLimiter: new MemoryRateLimiter(),
       rateTiers: parseRateTiers('1000/1s'),
+      registerTiers: parseRateTiers('1000/1s'),
       bus: new InProcessBus(logger),
       publicBaseUrl: 'https://api.example.edu',
       legacyHosts: [],

@@ -85,6 +85,48 @@ describe('routes outside the limit', () => {
   });
 });
 
+/** A sign-up from `ip` (trusted through X-Forwarded-For where the gateway trusts loopback). */
+function register(api: string, ip?: string, body: unknown = { email: `dev-${Math.random()}@example.edu` }): Promise<Response> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...(ip ? { 'X-Forwarded-For': ip } : {}) };
+  return fetch(`${api}/developers/register`, { method: 'POST', headers, body: JSON.stringify(body) });
+}
+
+describe('developer sign-ups (REGISTER_LIMITS)', () => {
+  it('answer 429 RATE_LIMITED with Retry-After once the address spent its budget; a refused attempt counts too', async () => {
+    gateway = await startTestGateway({ registerLimits: '3/1m,10/1d' });
+    expect((await register(gateway.api)).status).toBe(201);
+    expect((await register(gateway.api, undefined, { email: 'not-an-email' })).status).toBe(400);
+    const last = await register(gateway.api);
+    expect(last.status).toBe(201);
+    expect(rateHeaders(last)).toEqual({ limit: '3', remaining: '0', reset: '60' });
+    const limited = await register(gateway.api);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('Retry-After')).toBe('60');
+    expect(await limited.json()).toEqual({
+      error: { code: 'RATE_LIMITED', message: 'Rate limit exceeded, retry later', details: { retryAfterSeconds: 60 } },
+    });
+  });
+
+  it('are a budget of their own: reads neither spend it nor are refused when it is spent', async () => {
+    gateway = await startTestGateway({ rateLimits: '2/1m', registerLimits: '1/1m' });
+    expect((await register(gateway.api)).status).toBe(201);
+    expect((await register(gateway.api)).status).toBe(429);
+    expect((await fetch(`${gateway.api}/programs`)).status).toBe(200);
+    expect((await fetch(`${gateway.api}/programs`)).status).toBe(200);
+    expect((await fetch(`${gateway.api}/programs`)).status).toBe(429);
+  });
+
+  it('give each client address one budget, a whole IPv6 /64 one together', async () => {
+    gateway = await startTestGateway({ registerLimits: '1/1m', trustProxy: 'loopback' });
+    expect((await register(gateway.api, '203.0.113.1')).status).toBe(201);
+    expect((await register(gateway.api, '203.0.113.1')).status).toBe(429);
+    expect((await register(gateway.api, '203.0.113.2')).status).toBe(201);
+    expect((await register(gateway.api, '2001:db8:a:b::1')).status).toBe(201);
+    expect((await register(gateway.api, '2001:db8:a:b:9999:8888:7777:6666')).status).toBe(429);
+    expect((await register(gateway.api, '2001:db8:a:c::1')).status).toBe(201);
+  });
+});
+
 describe('a failing limiter backend', () => {
   it('lets reads through (fail open) and logs a warning', async () => {
     const broken: RateLimiter = {
@@ -96,5 +138,14 @@ describe('a failing limiter backend', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('RateLimit-Limit')).toBeNull();
     expect(gateway.logLines().some((line) => line.msg === 'rate limiter unavailable, request let through unlimited')).toBe(true);
+  });
+
+  it('lets sign-ups through too', async () => {
+    const broken: RateLimiter = {
+      consume: (): Promise<RateDecision> => Promise.reject(new Error('redis down')),
+      close: () => Promise.resolve(),
+    };
+    gateway = await startTestGateway({ rateLimiter: broken, registerLimits: '1/1m' });
+    for (let attempt = 0; attempt < 2; attempt += 1) expect((await register(gateway.api)).status).toBe(201);
   });
 });

@@ -49,6 +49,7 @@ export async function startEmbeddedSystem(
       identity: context.identity,
       rateLimiter: context.rateLimiter,
       rateTiers: config.RATE_LIMITS,
+      registerTiers: config.REGISTER_LIMITS,
       responses: new ResponseStore(context.cache),
       bus,
       publicBaseUrl: config.publicBaseUrl,

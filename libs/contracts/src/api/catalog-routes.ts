@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoutes, type RouteSpec } from './api-route.js';
+import { toleratingControlCharacters } from './malformed-values.js';
 import {
   catalogStatistics,
   courseResource,
@@ -20,11 +21,13 @@ const notFound = { description: 'Unknown or malformed id' };
 const filterId = (what: string) => z.string().optional().describe(`${what} UUID; a malformed id matches nothing`);
 /** Comma-separated ids, repeatable (`?groupIds=a,b&groupIds=c`); entries trimmed, empty ones dropped. */
 const idListFilter = (what: string) =>
-  z
-    .union([z.string(), z.array(z.string())])
-    .optional()
-    .transform(toIdList)
-    .describe(`Comma-separated ${what} UUIDs; entries trimmed, empty ones dropped, malformed ones match nothing`);
+  toleratingControlCharacters(
+    z
+      .union([z.string(), z.array(z.string())])
+      .optional()
+      .transform(toIdList)
+      .describe(`Comma-separated ${what} UUIDs; entries trimmed, empty ones dropped, malformed ones (control characters included) match nothing`),
+  );
 
 /** Undefined (no filter) when no entry remains; malformed ids stay, and the catalog lets them match nothing. */
 function toIdList(value: string | string[] | undefined): string[] | undefined {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoutes } from './api-route.js';
+import { toleratingControlCharacters } from './malformed-values.js';
 
 const TAG = 'Changes';
 const instant = z.iso.datetime();
@@ -26,7 +27,9 @@ export type ChangeRecord = z.infer<typeof changeRecord>;
 
 /** The query of GET /changes: parsed by the changes service and documented from the same schema. */
 export const changeListQuery = z.object({
-  since: z.string().optional().describe('ISO 8601 instant; selects createdAt >= since. Unparseable: 200 with an empty list and an error field'),
+  since: toleratingControlCharacters(
+    z.string().optional().describe('ISO 8601 instant; selects createdAt >= since. Unparseable (control characters included): 200 with an empty list and an error field'),
+  ),
   entityType: z.string().optional().describe('Case-insensitive contains'),
   action: z.string().optional().describe('created, updated or deleted (case-insensitive contains)'),
   programId: z.string().optional().describe('Exact; a malformed id matches nothing'),

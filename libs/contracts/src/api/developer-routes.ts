@@ -52,6 +52,12 @@ export const developersApi = defineRoutes('developer-auth', {
       },
       400: { description: 'Invalid body' },
       409: { description: 'Email already registered' },
+      429: {
+        description:
+          'This client address (an IPv4 address or an IPv6 /64) spent its sign-up budget (REGISTER_LIMITS, default 5 a minute and 20 a day; ' +
+          'every attempt counts); Retry-After says when the next is accepted',
+        retryAfter: true,
+      },
     },
   },
   account: {

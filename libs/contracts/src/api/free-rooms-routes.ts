@@ -22,8 +22,7 @@ export const freeRoomsQuery = z
   .object({
     from: instant('start of the window (inclusive)'),
     to: instant(`end of the window (exclusive); after from and at most ${FREE_ROOMS_MAX_DAYS} days later`),
-    // PostgreSQL text cannot hold NUL: refused here rather than failing in the store.
-    building: z.string().refine((value) => !value.includes('\u0000'), 'must not contain NUL characters').optional().describe('Exact building'),
+    building: z.string().optional().describe('Exact building'),
     minCapacity: z.coerce.number().int().min(0).max(MAX_CAPACITY).optional().describe('Only rooms with at least this many seats'),
   })
   .superRefine((query, context) => {
@@ -65,7 +64,7 @@ export const freeRoomsApi = defineRoutes('catalog-api', {
       400: {
         description:
           `from or to missing or not an ISO instant, to not after from or more than ${FREE_ROOMS_MAX_DAYS} days later, ` +
-          'minCapacity not an integer from 0 to 2147483647, or a NUL character in building',
+          'minCapacity not an integer from 0 to 2147483647, or a control character in a parameter',
       },
     },
   },

@@ -160,6 +160,12 @@ export const webhooksApi = defineRoutes('webhook-dispatcher', {
       ...denied,
       404: { description: 'Unknown webhook id, or no such delivery of this webhook' },
       ...inactive,
+      429: {
+        description:
+          'More than 10 redeliveries for this webhook in the last minute; a redelivered test delivery is a test and counts against the ' +
+          'test limit instead. Retry-After says when the next is accepted',
+        retryAfter: true,
+      },
     },
   },
   recover: {
@@ -170,6 +176,7 @@ export const webhooksApi = defineRoutes('webhook-dispatcher', {
       400: { description: `since missing, unparseable or more than ${RECOVER_MAX_DAYS} days ago` },
       ...denied,
       ...inactive,
+      429: { description: 'A recover for this webhook was accepted less than a minute ago; Retry-After says when the next is', retryAfter: true },
     },
   },
 });

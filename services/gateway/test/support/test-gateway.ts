@@ -26,6 +26,8 @@ export interface TestGateway {
 
 export interface TestGatewayOptions {
   rateLimits?: string;
+  /** REGISTER_LIMITS; generous unless a test sets it. */
+  registerLimits?: string;
   rateLimiter?: RateLimiter;
   legacyHosts?: string[];
   trustProxy?: GatewayDeps['trustProxy'];
@@ -63,6 +65,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     identity,
     rateLimiter: options.rateLimiter ?? new MemoryRateLimiter(),
     rateTiers: parseRateTiers(options.rateLimits ?? '1000/1s'),
+    registerTiers: parseRateTiers(options.registerLimits ?? '1000/1s'),
     bus: options.bus ?? bus,
     publicBaseUrl: 'https://api.example.edu',
     legacyHosts: options.legacyHosts ?? [],

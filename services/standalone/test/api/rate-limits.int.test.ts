@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient, expectError } from './support/api-client.js';
+import { ApiClient, expectError, uniqueEmail } from './support/api-client.js';
 import { startTarget, type Target } from './support/target.js';
 
 /**
@@ -9,12 +9,14 @@ import { startTarget, type Target } from './support/target.js';
  * what is left from RateLimit-Remaining instead of assuming a number.
  */
 const RATE_LIMITS = '3/10s,100/1m,1000/1h';
+/** Sign-ups: the same for the distributed run (scripts/stack/run-black-box.ts). */
+const REGISTER_LIMITS = '3/1h';
 
 let target: Target;
 let client: ApiClient;
 
 beforeAll(async () => {
-  target = await startTarget({ rateLimits: RATE_LIMITS });
+  target = await startTarget({ rateLimits: RATE_LIMITS, registerLimits: REGISTER_LIMITS });
   client = new ApiClient(target.baseUrl);
 });
 
@@ -81,5 +83,27 @@ describe('developer and webhook routes are not rate limited', () => {
     }
     expect((await client.post('/webhooks', { apiKey: developer.apiKey, json: { url: 'http://receiver.internal:9/hooks' } })).status).toBe(201);
     expect((await client.get('/developers/usage', { apiKey: developer.apiKey })).status).toBe(200);
+  });
+});
+
+describe('developer sign-ups have a budget per client address (REGISTER_LIMITS)', () => {
+  const register = () => client.post('/developers/register', { json: { email: uniqueEmail() } });
+
+  it('answers the sign-up past the budget with 429 RATE_LIMITED and Retry-After', async () => {
+    const first = await register();
+    expect(first.status, first.text).toBe(201);
+    const remaining = Number(first.headers.get('ratelimit-remaining'));
+    expect(remaining).toBeLessThan(Number(first.headers.get('ratelimit-limit')));
+    for (let left = remaining - 1; left >= 0; left--) {
+      const next = await register();
+      expect(next.status, next.text).toBe(201);
+      expect(next.headers.get('ratelimit-remaining')).toBe(String(left));
+    }
+    const limited = await register();
+    expectError(limited, 429, 'RATE_LIMITED');
+    expect(limited.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+    expect(limited.headers.get('ratelimit-remaining')).toBe('0');
+    // The budget is charged before the body is read: an invalid sign-up is refused alike.
+    expectError(await client.post('/developers/register', { json: { email: 'not-an-email' } }), 429, 'RATE_LIMITED');
   });
 });

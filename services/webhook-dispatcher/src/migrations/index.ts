@@ -2,6 +2,7 @@ import type { MigrationSet } from '@timetable/db';
 import { addDeliveryClaimedBy } from './add-delivery-claimed-by.js';
 import { addDeliveryFairness } from './add-delivery-fairness.js';
 import { addLeaseCounts } from './add-lease-counts.js';
+import { addRecoverLimit } from './add-recover-limit.js';
 import { createWebhookTables } from './create-webhook-tables.js';
 
 export const WEBHOOKS_SCHEMA = 'webhooks';
@@ -11,4 +12,5 @@ export const webhookMigrations: MigrationSet = {
   '20251201000000_add_delivery_fairness': addDeliveryFairness,
   '20261125000000_add_delivery_claimed_by': addDeliveryClaimedBy,
   '20261127000000_add_lease_counts': addLeaseCounts,
+  '20261201000000_add_recover_limit': addRecoverLimit,
 };

@@ -9,6 +9,9 @@ export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, 
 
 type ResponseSpec = ApiRoute['responses'][number];
 
+/** Refused by every route that takes a query or a body, whatever else its 400 covers. */
+const CONTROL_CHARACTERS = 'or a control character (C0, DEL, C1) in a query parameter or body string, named in the message';
+
 /**
  * The public OpenAPI 3.1 document, built from the route lists the services publish in contracts. Server
  * URLs are relative to the document's own location, so it is right behind any host name.
@@ -83,9 +86,12 @@ function objectProperties(schema: z.ZodObject, converter: SchemaConverter) {
 
 function responses(route: ApiRoute, converter: SchemaConverter): Record<string, unknown> {
   const documented: Record<string, unknown> = {};
+  const takesInput = Boolean(route.query || route.body);
   for (const [status, spec] of Object.entries(route.responses) as [string, ResponseSpec][]) {
-    documented[status] = response(Number(status), spec, converter);
+    const described = status === '400' && takesInput ? { ...spec, description: `${spec.description}; ${CONTROL_CHARACTERS}` } : spec;
+    documented[status] = response(Number(status), described, converter);
   }
+  if (takesInput && !documented['400']) documented['400'] = { $ref: '#/components/responses/InvalidInput' };
   if (route.auth && !documented['401']) documented['401'] = { $ref: '#/components/responses/Unauthorized' };
   if (route.method === 'get' && !route.auth && !isDeveloperArea(route.path) && !documented['429']) {
     documented['429'] = { $ref: '#/components/responses/RateLimited' };

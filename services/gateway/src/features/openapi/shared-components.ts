@@ -1,4 +1,4 @@
-/** Components every operation may point at: the error envelope, the API key scheme, 401 and 429. */
+/** Components every operation may point at: the error envelope, the API key scheme, 400, 401 and 429. */
 export function sharedComponents() {
   const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
   const seconds = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
@@ -25,6 +25,12 @@ export function sharedComponents() {
       ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Developer key: `spk_` followed by 32 characters.' },
     },
     responses: {
+      InvalidInput: {
+        description:
+          'VALIDATION_ERROR naming the parameter: a value it does not accept, ' +
+          'or a control character (C0, DEL, C1) in a query parameter or body string',
+        content: errorContent,
+      },
       Unauthorized: {
         description: 'X-API-Key missing (`Missing X-API-Key header`) or unknown, revoked or inactive (`Invalid or revoked API key`)',
         content: errorContent,

@@ -1,12 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { consumeNowOrLater, type RateDecision, type RateLimiter, type RateTier } from '@timetable/cache';
-import { counter, type Logger } from '@timetable/observability';
+import type { Logger } from '@timetable/observability';
 import { rateLimitClientKey } from './client-key.js';
-
-const limiterFailures = counter({
-  name: 'gateway_rate_limiter_failures_total',
-  help: 'Rate-limit checks that failed (limiter backend unreachable) and let the request through',
-});
+import { failedOpen } from './limiter-failures.js';
 
 export interface PublicReadLimitDeps {
   rateLimiter: RateLimiter;
@@ -56,9 +52,7 @@ export class PublicReadLimit {
   }
 
   private failedOpen(error: unknown): 'unlimited' {
-    limiterFailures.inc();
-    this.deps.logger.warn({ err: error }, 'rate limiter unavailable, request let through unlimited');
-    return 'unlimited';
+    return failedOpen(this.deps.logger, error);
   }
 }
 

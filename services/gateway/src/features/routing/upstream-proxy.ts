@@ -1,8 +1,9 @@
 import { Agent, ServerResponse } from 'node:http';
 import type { Request, RequestHandler } from 'express';
-import { createProxyMiddleware, debugProxyErrorsPlugin, fixRequestBody, proxyEventsPlugin } from 'http-proxy-middleware';
+import { createProxyMiddleware, debugProxyErrorsPlugin, proxyEventsPlugin } from 'http-proxy-middleware';
 import { errorBody, ServiceUnavailableError } from '@timetable/http';
 import type { Logger } from '@timetable/observability';
+import { forwardRawBody } from './forward-raw-body.js';
 
 export interface UpstreamProxySettings {
   name: string;
@@ -14,9 +15,9 @@ export interface UpstreamProxySettings {
 
 /**
  * Forwards a request to a service unchanged in path (the services serve /v1/timetable themselves),
- * streaming the answer back. The body was already parsed (and size-checked) by the gateway, so it is
- * re-serialised; the request id travels along so one id follows the request. The raw API key stays at
- * the edge: services trust only the signed identity headers.
+ * streaming the answer back. The gateway already read a JSON body (and checked its size and depth), so its
+ * bytes are written as received; the request id travels along so one id follows the request. The raw API
+ * key stays at the edge: services trust only the signed identity headers.
  */
 export function createUpstreamProxy(settings: UpstreamProxySettings): RequestHandler {
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
@@ -34,7 +35,7 @@ export function createUpstreamProxy(settings: UpstreamProxySettings): RequestHan
         // pino-http's `id` augmentation is not visible in this package's own build, hence the cast.
         proxyReq.setHeader('x-request-id', String((req as Request & { id?: unknown }).id));
         proxyReq.removeHeader('x-api-key');
-        fixRequestBody(proxyReq, req as Request);
+        forwardRawBody(proxyReq, req);
       },
       error: (error, req, res) => {
         settings.logger.error({ err: error, upstream: settings.name, url: req.url }, 'upstream request failed');

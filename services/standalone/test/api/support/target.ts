@@ -13,6 +13,8 @@ export interface Target {
 export interface TargetOptions {
   /** RATE_LIMITS for the embedded system; ignored for an external stack. */
   rateLimits?: string;
+  /** REGISTER_LIMITS for the embedded system; ignored for an external stack. */
+  registerLimits?: string;
 }
 
 const EXTERNAL_BASE_URL = process.env.BLACK_BOX_BASE_URL;
@@ -40,6 +42,7 @@ export async function startTarget(options: TargetOptions = {}): Promise<Target> 
       PORT: '0',
       DATABASE_URL: database.connectionString,
       RATE_LIMITS: options.rateLimits ?? HIGH_RATE_LIMITS,
+      REGISTER_LIMITS: options.registerLimits ?? HIGH_RATE_LIMITS,
       SYNC_INTERVAL_SECONDS: '86400',
       LOG_LEVEL: 'fatal',
       PUBLIC_BASE_URL: EMBEDDED_PUBLIC_BASE_URL,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DeliveryResource } from '@timetable/contracts';
 import type { Knex } from '@timetable/db';
 import { TEST_EVENT_TYPE, testMessageId } from '../delivery/delivery-body.js';
+import { secondsUntilRecover, secondsUntilRoom } from './request-limits.js';
 
 interface DeliveryRow {
   id: string;
@@ -30,10 +31,21 @@ export interface DeliveryPageRequest {
   limit: number;
 }
 
-/** The answer to a test request: queued, or refused until the oldest test of the window leaves it. */
-export type TestQueued = { queued: true } | { queued: false; retryAfterSeconds: number };
+/** A request refused by its limit, until the window has room again. */
+export interface Limited {
+  kind: 'limited';
+  retryAfterSeconds: number;
+}
 
-const TEST_WINDOW_MS = 60_000;
+export type TestQueued = { kind: 'queued' } | Limited;
+export type Redelivered = { kind: 'queued'; delivery: DeliveryResource } | { kind: 'unknown' } | Limited;
+export type Recovered = { kind: 'queued'; enqueued: number } | Limited;
+
+interface SourceRow {
+  change_id: string | null;
+  message_id: string;
+  event_type: string;
+}
 
 // A new pending delivery for each change since the instant whose deliveries to this webhook all failed;
 // a change that was delivered or is pending again (an earlier recover or redeliver) is left alone.
@@ -78,49 +90,57 @@ export class WebhookDeliveryStore {
   }
 
   /**
-   * Scope is ignored: a test goes to the webhook however it is filtered, due on the next cycle. At most
-   * `perMinute` tests in any 60 seconds; the count and the insert run under a lock per webhook.
+   * Scope is ignored: a test goes to the webhook however it is filtered, due on the next cycle, within the
+   * test limit.
    */
-  async queueTest(webhookId: string, now: Date, perMinute: number): Promise<TestQueued> {
+  async queueTest(webhookId: string, now: Date): Promise<TestQueued> {
     return this.knex.transaction(async (trx) => {
-      await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`tests-of:${webhookId}`]);
-      const recent: { created_at: Date }[] = await trx('deliveries')
-        .where({ webhook_id: webhookId, origin: 'test' })
-        .where('created_at', '>', new Date(now.getTime() - TEST_WINDOW_MS))
-        .orderBy('created_at', 'desc')
-        .limit(perMinute)
-        .select('created_at');
-      const oldest = recent[perMinute - 1];
-      if (oldest) {
-        const retryAfterMs = oldest.created_at.getTime() + TEST_WINDOW_MS - now.getTime();
-        return { queued: false as const, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) };
-      }
+      const wait = await secondsUntilRoom(trx, { webhookId, origin: 'test', now });
+      if (wait !== undefined) return limited(wait);
       await trx('deliveries').insert({
         id: randomUUID(), webhook_id: webhookId, change_id: null, message_id: testMessageId(now), event_type: TEST_EVENT_TYPE,
         status: 'pending', attempts: 0, next_retry_at: now, created_at: now, origin: 'test',
       });
-      return { queued: true as const };
+      return { kind: 'queued' as const };
     });
   }
 
-  /** A new pending delivery with the same body id and event as the given one; undefined if it is not this webhook's. */
-  async redeliver(webhookId: string, deliveryId: string, now: Date): Promise<DeliveryResource | undefined> {
-    const result = await this.knex.raw<{ rows: DeliveryRow[] }>(
-      `insert into deliveries (id, webhook_id, change_id, message_id, event_type, status, attempts, next_retry_at, created_at, origin)
-       select ?, webhook_id, change_id, message_id, event_type, 'pending', 0, ?, ?, 'redeliver'
-       from deliveries where id = ? and webhook_id = ?
-       returning *`,
-      [randomUUID(), now, now, deliveryId, webhookId],
-    );
-    const [row] = result.rows;
-    return row && toResource(row);
+  /**
+   * A new pending delivery with the same body id and event as the given one of this webhook, within the
+   * redeliver limit; a redelivered test is a test, within the test limit.
+   */
+  async redeliver(webhookId: string, deliveryId: string, now: Date): Promise<Redelivered> {
+    return this.knex.transaction(async (trx) => {
+      const source: SourceRow | undefined = await trx('deliveries')
+        .where({ id: deliveryId, webhook_id: webhookId })
+        .first('change_id', 'message_id', 'event_type');
+      if (!source) return { kind: 'unknown' as const };
+      const origin = source.change_id === null ? 'test' : 'redeliver';
+      const wait = await secondsUntilRoom(trx, { webhookId, origin, now });
+      if (wait !== undefined) return limited(wait);
+      const [row] = (await trx('deliveries')
+        .insert({
+          id: randomUUID(), webhook_id: webhookId, change_id: source.change_id, message_id: source.message_id, event_type: source.event_type,
+          status: 'pending', attempts: 0, next_retry_at: now, created_at: now, origin,
+        })
+        .returning('*')) as DeliveryRow[];
+      return { kind: 'queued' as const, delivery: toResource(row!) };
+    });
   }
 
-  /** How many deliveries were queued. */
-  async recover(webhookId: string, since: Date, now: Date): Promise<number> {
-    const result = await this.knex.raw<{ rowCount: number }>(RECOVER_SQL, [now, now, webhookId, since]);
-    return result.rowCount;
+  /** Queues every failed change since the instant again, once a minute at most. */
+  async recover(webhookId: string, since: Date, now: Date): Promise<Recovered> {
+    return this.knex.transaction(async (trx) => {
+      const wait = await secondsUntilRecover(trx, webhookId, now);
+      if (wait !== undefined) return limited(wait);
+      const result = await trx.raw<{ rowCount: number }>(RECOVER_SQL, [now, now, webhookId, since]);
+      return { kind: 'queued' as const, enqueued: result.rowCount };
+    });
   }
+}
+
+function limited(retryAfterSeconds: number): Limited {
+  return { kind: 'limited', retryAfterSeconds };
 }
 
 function toResource(row: DeliveryRow): DeliveryResource {

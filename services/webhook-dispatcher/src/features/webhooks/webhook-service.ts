@@ -11,8 +11,6 @@ import type { WebhookStore } from './webhook-store.js';
 import type { Webhook } from './webhook.js';
 
 export const MAX_DELIVERIES_PAGE = 200;
-/** Test deliveries one webhook may queue in any 60 seconds. */
-export const TESTS_PER_MINUTE = 10;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DAY_MS = 86_400_000;
 
@@ -83,8 +81,8 @@ export class WebhookService implements WebhookCounter {
 
   async queueTest(developerId: string, id: string): Promise<void> {
     const webhook = await this.owned(developerId, id);
-    const outcome = await this.deliveries.queueTest(webhook.id, this.deps.now(), TESTS_PER_MINUTE);
-    if (!outcome.queued) throw new RateLimitedError(outcome.retryAfterSeconds);
+    const outcome = await this.deliveries.queueTest(webhook.id, this.deps.now());
+    if (outcome.kind === 'limited') throw new RateLimitedError(outcome.retryAfterSeconds);
   }
 
   async deliveryPage(developerId: string, id: string, query: DeliveriesQuery): Promise<DeliveryPage> {
@@ -96,9 +94,11 @@ export class WebhookService implements WebhookCounter {
 
   async redeliver(developerId: string, id: string, deliveryId: string): Promise<DeliveryResource> {
     const webhook = await this.active(developerId, id);
-    const delivery = UUID_PATTERN.test(deliveryId) ? await this.deliveries.redeliver(webhook.id, deliveryId, this.deps.now()) : undefined;
-    if (!delivery) throw new NotFoundError('delivery', deliveryId);
-    return delivery;
+    if (!UUID_PATTERN.test(deliveryId)) throw new NotFoundError('delivery', deliveryId);
+    const outcome = await this.deliveries.redeliver(webhook.id, deliveryId, this.deps.now());
+    if (outcome.kind === 'unknown') throw new NotFoundError('delivery', deliveryId);
+    if (outcome.kind === 'limited') throw new RateLimitedError(outcome.retryAfterSeconds);
+    return outcome.delivery;
   }
 
   async recover(developerId: string, id: string, input: RecoverInput): Promise<number> {
@@ -110,7 +110,9 @@ export class WebhookService implements WebhookCounter {
         issues: [{ path: 'since', message: `must be at most ${RECOVER_MAX_DAYS} days ago` }],
       });
     }
-    return this.deliveries.recover(webhook.id, since, now);
+    const outcome = await this.deliveries.recover(webhook.id, since, now);
+    if (outcome.kind === 'limited') throw new RateLimitedError(outcome.retryAfterSeconds);
+    return outcome.enqueued;
   }
 
   countFor(developerId: string): Promise<number> {
