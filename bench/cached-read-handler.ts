@@ -37,7 +37,7 @@ async function gatewayWithOneStoredWeek(): Promise<RequestListener> {
     await responses.version(),
     requestUrlKey(URL_PATH),
     // A one-group week as the catalog stores it; its size does not matter here, nothing copies the body.
-    { etag: '"0f9d2c41a7b3e5d8"', contentType: 'application/json; charset=utf-8', cacheControl: 'public, max-age=60', route: '/v1/timetable/week/:week', body: Buffer.alloc(6480, 0x20) },
+    { etag: '"0f9d2c41a7b3e5d8"', contentType: 'application/json; charset=utf-8', cacheControl: 'public, max-age=60', route: '/v1/timetable/week/:week', lastModified: '', body: Buffer.alloc(6480, 0x20) },
     3600,
   );
   // At info, as deployed: one hit in a hundred writes a line, here into nothing.

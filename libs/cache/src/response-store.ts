@@ -14,15 +14,23 @@ export interface StoredResponse {
   cacheControl: string;
   /** The route pattern that rendered it (`/v1/timetable/week/:week`), the label of its request metrics. */
   route: string;
+  /** The Last-Modified header as sent (an IMF-fixdate), or '' for an answer without one. */
+  lastModified: string;
   body: Buffer;
 }
 
 const NEWLINE = 0x0a;
-const HEADER_LINES = 4;
+const HEADER_LINES = 5;
+/**
+ * Part of every entry's key, raised whenever the stored form changes: during a rolling deploy the old and
+ * the new processes then never read each other's entries, which they would split into header lines and body
+ * differently.
+ */
+const ENTRY_FORMAT = 'f2';
 
 /**
  * Rendered responses in the Cache port, shared by the service that renders them (catalog-api) and the
- * gateway, which answers a repeated anonymous GET straight from here (docs/performance.md). Stored as four
+ * gateway, which answers a repeated anonymous GET straight from here (docs/performance.md). Stored as five
  * header lines and the body, so a hit costs neither hashing nor JSON work; header values cannot contain a
  * line break, which makes the format unambiguous.
  */
@@ -74,15 +82,6 @@ export function requestUrlKey(url: string): string {
   return `url:${url}`;
 }
 
-/** A strong or weak match of If-None-Match against the entry's tag (RFC 9110 weak comparison, `*` included). */
-export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  return ifNoneMatch.split(',').some((candidate) => {
-    const tag = candidate.trim().replace(/^W\//, '');
-    return tag === '*' || tag === etag;
-  });
-}
-
 /**
  * The in-memory cache, reading as itself: a subclass that overrides a read (to fail it, as tests do) is read
  * through its promises like any other cache, so the override is never bypassed.
@@ -92,11 +91,11 @@ function readsInProcess(cache: Cache): cache is MemoryCache {
 }
 
 function entryKey(version: number, key: string): string {
-  return `${RESPONSE_NAMESPACE}:v${version}:${key}`;
+  return `${RESPONSE_NAMESPACE}:v${version}:${ENTRY_FORMAT}:${key}`;
 }
 
 function encode(response: StoredResponse): Buffer {
-  const head = `${response.etag}\n${response.contentType}\n${response.cacheControl}\n${response.route}\n`;
+  const head = `${response.etag}\n${response.contentType}\n${response.cacheControl}\n${response.route}\n${response.lastModified}\n`;
   return Buffer.concat([Buffer.from(head, 'latin1'), response.body]);
 }
 
@@ -109,6 +108,6 @@ function decode(stored: Buffer): StoredResponse | null {
     lines.push(stored.toString('latin1', start, end));
     start = end + 1;
   }
-  const [etag = '', contentType = '', cacheControl = '', route = ''] = lines;
-  return { etag, contentType, cacheControl, route, body: stored.subarray(start) };
+  const [etag = '', contentType = '', cacheControl = '', route = '', lastModified = ''] = lines;
+  return { etag, contentType, cacheControl, route, lastModified, body: stored.subarray(start) };
 }

@@ -5,6 +5,8 @@ import { renderCalendar, type CalendarEvent } from '../src/index.js';
 // ical.js does not know RFC 7986 NAME or the X-WR-CALNAME convention; both are TEXT, so tell it, and
 // it unescapes them like SUMMARY instead of returning the raw value.
 for (const name of ['name', 'x-wr-calname']) ICAL.design.icalendar.property[name] = { defaultType: 'text' };
+// X-PUBLISHED-TTL is Microsoft's; it holds a DURATION like RFC 7986 REFRESH-INTERVAL, which ical.js knows.
+ICAL.design.icalendar.property['x-published-ttl'] = { defaultType: 'duration' };
 
 const STAMP = new Date('2026-02-01T12:00:00Z');
 
@@ -53,6 +55,33 @@ describe('calendar properties', () => {
     expect(parse(renderCalendar({ name: 'x', prodId: '-//Uni//Plan//DE', events: [] })).getFirstPropertyValue('prodid')).toBe(
       '-//Uni//Plan//DE',
     );
+  });
+});
+
+describe('refresh interval', () => {
+  const seconds = (calendar: ICAL.Component, name: string) => (calendar.getFirstPropertyValue(name) as ICAL.Duration).toSeconds();
+
+  it('writes REFRESH-INTERVAL and X-PUBLISHED-TTL as the same DURATION after the calendar name', () => {
+    const text = renderCalendar({ name: 'x', refreshIntervalSeconds: 3600, events: [event(1)] });
+    expect(text).toContain('X-WR-CALNAME:x\r\nREFRESH-INTERVAL;VALUE=DURATION:PT1H\r\nX-PUBLISHED-TTL:PT1H\r\nBEGIN:VEVENT\r\n');
+    const calendar = parse(text);
+    expect(seconds(calendar, 'refresh-interval')).toBe(3600);
+    expect(seconds(calendar, 'x-published-ttl')).toBe(3600);
+  });
+
+  it.each([
+    [86_400, 'P1D'],
+    [90, 'PT1M30S'],
+    [93_784, 'P1DT2H3M4S'],
+  ])('writes %i seconds as %s', (interval, duration) => {
+    const text = renderCalendar({ name: 'x', refreshIntervalSeconds: interval, events: [] });
+    expect(text).toContain(`REFRESH-INTERVAL;VALUE=DURATION:${duration}\r\nX-PUBLISHED-TTL:${duration}\r\n`);
+    expect(seconds(parse(text), 'refresh-interval')).toBe(interval);
+  });
+
+  it('writes neither without an interval, and refuses one that is not a positive whole number of seconds', () => {
+    expect(renderCalendar({ name: 'x', events: [] })).not.toMatch(/REFRESH-INTERVAL|X-PUBLISHED-TTL/);
+    for (const interval of [0, -60, 1.5]) expect(() => renderCalendar({ name: 'x', refreshIntervalSeconds: interval, events: [] })).toThrow(RangeError);
   });
 });
 

@@ -10,6 +10,8 @@ import { CoursesService } from './features/courses/courses-service.js';
 import { CoursesStore } from './features/courses/courses-store.js';
 import { freeRoomsRoutes } from './features/free-rooms/free-rooms-routes.js';
 import { FreeRoomsStore } from './features/free-rooms/free-rooms-store.js';
+import { FeedDates } from './features/ical/feed-dates.js';
+import { FeedDatesStore } from './features/ical/feed-dates-store.js';
 import { icalRoutes } from './features/ical/ical-routes.js';
 import { IcalService } from './features/ical/ical-service.js';
 import { IcalStore } from './features/ical/ical-store.js';
@@ -74,7 +76,8 @@ export function createCatalogService(deps: CatalogServiceDeps): Promise<ServiceM
   routes.use(searchRoutes(new SearchService({ store: new SearchStore({ knex }) })));
   routes.use(statisticsRoutes(new StatisticsStore({ knex })));
   routes.use(weekRoutes(new WeekService({ store: new WeekStore({ knex }), timeZone, now }), responses));
-  routes.use(icalRoutes(new IcalService({ store: new IcalStore({ knex }), icalDomain: deps.icalDomain, now }), responses));
+  const feedDates = new FeedDates({ store: new FeedDatesStore({ knex }), now, logger });
+  routes.use(icalRoutes({ service: new IcalService({ store: new IcalStore({ knex }), icalDomain: deps.icalDomain, now }), dates: feedDates, responses }));
 
   return Promise.resolve({
     name: 'catalog-api',

@@ -64,3 +64,15 @@ describe('id filters', () => {
     expect(parseChangeListQuery({ [name]: 'not-a-uuid' })).toEqual({ kind: 'empty' });
   });
 });
+
+describe('after', () => {
+  it('must be a well-formed id: anything else is a validation error naming after, not an empty answer', () => {
+    for (const after of ['not-a-uuid', '', '42']) expect(() => parseChangeListQuery({ after })).toThrow(/^Query validation failed: after: /);
+  });
+
+  it('turns the resolved cursor into an oldest-first listing after its position, beside the other filters', () => {
+    const request = changeListRequest(parseInput(changeListQuery, { after: UUID, programId: UUID, limit: '5' }, 'Query'), 41);
+    expect(request).toEqual({ kind: 'query', filter: { afterPosition: 41, programId: UUID, limit: 5 } });
+    expect(filterOf({})).not.toHaveProperty('afterPosition');
+  });
+});

@@ -17,7 +17,7 @@ const logger = createLogger({ name: 'cached-reads-batching', level: 'silent' });
 
 async function handlerWithStoredPrograms(passOn?: (req: IncomingMessage) => void) {
   const responses = new ResponseStore(new MemoryCache());
-  const stored = { etag: '"e1"', contentType: 'text/plain', cacheControl: 'no-cache', route: '/v1/timetable/programs', body: Buffer.from('stored') };
+  const stored = { etag: '"e1"', contentType: 'text/plain', cacheControl: 'no-cache', route: '/v1/timetable/programs', lastModified: '', body: Buffer.from('stored') };
   await responses.set(await responses.version(), requestUrlKey('/v1/timetable/programs'), stored, 60);
   const limit = new PublicReadLimit({ rateLimiter: new MemoryRateLimiter(), rateTiers: parseRateTiers('100/1m'), logger });
   /** The requests handed to the Express path. */

@@ -20,13 +20,18 @@ async function storeWith(...paths: string[]): Promise<ResponseStore> {
 }
 
 async function storeIn(cache: Cache, ...paths: string[]): Promise<ResponseStore> {
+  return storeDated(cache, '', ...paths);
+}
+
+/** Stored with that Last-Modified ('' for none), as the catalog stores a feed. */
+async function storeDated(cache: Cache, lastModified: string, ...paths: string[]): Promise<ResponseStore> {
   const responses = new ResponseStore(cache);
   const version = await responses.version();
   for (const path of paths) {
     await responses.set(
       version,
       requestUrlKey(`/v1/timetable${path}`),
-      { etag: '"e1"', contentType: 'text/plain; charset=utf-8', cacheControl: 'no-cache', route: '/v1/timetable/programs', body: Buffer.from(STORED_BODY) },
+      { etag: '"e1"', contentType: 'text/plain; charset=utf-8', cacheControl: 'no-cache', route: '/v1/timetable/programs', lastModified, body: Buffer.from(STORED_BODY) },
       60,
     );
   }
@@ -76,6 +81,35 @@ describe('a stored response', () => {
     expect(response.status).toBe(304);
     expect(response.headers.get('etag')).toBe('"e1"');
     expect(await response.text()).toBe('');
+  });
+
+  it('carries its Last-Modified and is answered 304 for an If-Modified-Since at or after it, If-None-Match deciding first', async () => {
+    const lastModified = 'Tue, 10 Mar 2026 07:30:00 GMT';
+    gateway = await startTestGateway({ responses: await storeDated(new MemoryCache(), lastModified, '/programs') });
+    const get = (headers: Record<string, string>) => fetch(`${gateway!.api}/programs`, { headers });
+    const plain = await get({});
+    expect(plain.headers.get('last-modified')).toBe(lastModified);
+    const notModified = await get({ 'if-modified-since': lastModified });
+    expect(notModified.status).toBe(304);
+    expect(notModified.headers.get('last-modified')).toBe(lastModified);
+    expect(await notModified.text()).toBe('');
+    const answeredInFull: Record<string, string>[] = [
+      { 'if-modified-since': 'Tue, 10 Mar 2026 07:29:59 GMT' },
+      { 'if-modified-since': 'soon' },
+      { 'if-modified-since': lastModified, 'if-none-match': '"other"' },
+    ];
+    for (const headers of answeredInFull) {
+      const response = await get(headers);
+      expect(response.status).toBe(200);
+      expect(await response.text()).toBe(STORED_BODY);
+    }
+  });
+
+  it('without a Last-Modified carries none and is answered in full whatever If-Modified-Since says', async () => {
+    gateway = await startTestGateway({ responses: await storeWith('/programs') });
+    const response = await fetch(`${gateway.api}/programs`, { headers: { 'if-modified-since': 'Fri, 31 Dec 9999 23:59:59 GMT' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('last-modified')).toBeNull();
   });
 
   it('is counted in the request metrics under its route and as a hit', async () => {
@@ -129,7 +163,7 @@ describe('the read limit on the cached-read path', () => {
 describe('an entry that cannot be written', () => {
   it('passes the request on, charged once', async () => {
     const responses = new ResponseStore(new MemoryCache());
-    const broken = { etag: '"e1"', contentType: 'text/plain\u0001', cacheControl: 'no-cache', route: '/v1/timetable/programs', body: Buffer.from(STORED_BODY) };
+    const broken = { etag: '"e1"', contentType: 'text/plain\u0001', cacheControl: 'no-cache', route: '/v1/timetable/programs', lastModified: '', body: Buffer.from(STORED_BODY) };
     await responses.set(await responses.version(), requestUrlKey('/v1/timetable/programs'), broken, 60);
     gateway = await startTestGateway({ rateLimits: '5/1m', responses });
     const response = await fetch(`${gateway.api}/programs`);

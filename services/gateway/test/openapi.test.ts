@@ -123,6 +123,20 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(free.responses)).toEqual(expect.arrayContaining(['200', '400', '429']));
   });
 
+  it('documents the change-log cursor and the feeds\' date validators', () => {
+    const document = loose(buildOpenApiDocument(contracts.allApiRoutes));
+    const changes = document.paths['/changes'].get;
+    const after = changes.parameters.find((parameter: { name: string }) => parameter.name === 'after');
+    expect(after).toMatchObject({ in: 'query', required: false, schema: { type: 'string', format: 'uuid' } });
+    expect(after.schema.description).toMatch(/appended to the log after it, oldest first/);
+    expect(changes.responses['400'].description).toMatch(/after/);
+    for (const path of ['/ical', '/ical/{semesterId}']) {
+      const feed = document.paths[path].get;
+      expect(feed.responses['200'].description).toMatch(/Last-Modified/);
+      expect(feed.responses['304'].description).toMatch(/If-Modified-Since/);
+    }
+  });
+
   it('documents the event listings: one entry per event with its RRULE and excludedDates', () => {
     const document = loose(buildOpenApiDocument(contracts.allApiRoutes));
     type Schema = ReturnType<typeof loose>;

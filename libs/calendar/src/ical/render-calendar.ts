@@ -23,7 +23,27 @@ export interface CalendarEvent {
 export interface CalendarDocument {
   name: string;
   prodId?: string;
+  /**
+   * How often a subscribed client should fetch the calendar again, in whole seconds: written as RFC 7986
+   * REFRESH-INTERVAL and as X-PUBLISHED-TTL (which Outlook reads), as ical-generator's `ttl` writes them.
+   */
+  refreshIntervalSeconds?: number;
   events: readonly CalendarEvent[];
+}
+
+/** An RFC 5545 DURATION of whole seconds, largest units first: 3600 is PT1H, 86400 is P1D. */
+function formatDuration(seconds: number): string {
+  if (!Number.isInteger(seconds) || seconds <= 0) throw new RangeError(`Invalid refresh interval: ${seconds}`);
+  const days = Math.floor(seconds / 86_400);
+  const parts: [number, string][] = [[Math.floor(seconds / 3600) % 24, 'H'], [Math.floor(seconds / 60) % 60, 'M'], [seconds % 60, 'S']];
+  const time = parts.filter(([amount]) => amount > 0).map(([amount, unit]) => `${amount}${unit}`).join('');
+  return `P${days > 0 ? `${days}D` : ''}${time === '' ? '' : `T${time}`}`;
+}
+
+function refreshLines(seconds: number | undefined): string {
+  if (seconds === undefined) return '';
+  const duration = formatDuration(seconds);
+  return `REFRESH-INTERVAL;VALUE=DURATION:${duration}\r\nX-PUBLISHED-TTL:${duration}\r\n`;
 }
 
 function renderEvent(event: CalendarEvent): string {
@@ -52,7 +72,8 @@ export function renderCalendar(calendar: CalendarDocument): string {
       foldLine(`PRODID:${escapeText(calendar.prodId ?? DEFAULT_PRODID)}`) +
       'CALSCALE:GREGORIAN\r\nMETHOD:PUBLISH\r\n' +
       foldLine(`NAME:${name}`) +
-      foldLine(`X-WR-CALNAME:${name}`),
+      foldLine(`X-WR-CALNAME:${name}`) +
+      refreshLines(calendar.refreshIntervalSeconds),
   ];
   for (const event of calendar.events) parts.push(renderEvent(event));
   parts.push('END:VCALENDAR\r\n');

@@ -6,11 +6,15 @@ const TAG = 'Calendar feeds';
 /** Ids a personal feed may list in all four filters together. */
 export const PERSONAL_FEED_MAX_IDS = 100;
 const feed = {
-  description: 'One VEVENT per occurrence starting in the next 365 days, times in UTC, no RRULE; an ETag, and 304 on a matching If-None-Match',
+  description:
+    'One VEVENT per occurrence starting in the next 365 days, times in UTC, no RRULE; REFRESH-INTERVAL and X-PUBLISHED-TTL of ' +
+    'one hour. An ETag and a Last-Modified (the newest change of any event in the feed, moved on to when the content was first ' +
+    'served whenever it changes without such a change, e.g. an event deleted; an empty feed: when it was first served empty). ' +
+    '304 on a matching If-None-Match, or without one on an If-Modified-Since at or after Last-Modified',
   contentType: 'text/calendar',
   schema: z.string(),
 };
-const notModified = { description: 'Not modified' };
+const notModified = { description: 'Not modified: If-None-Match matches, or (without it) If-Modified-Since is at or after Last-Modified' };
 
 export const calendarApi = defineRoutes('catalog-api', {
   personalFeed: {

@@ -30,6 +30,14 @@ export const changeListQuery = z.object({
   since: toleratingControlCharacters(
     z.string().optional().describe('ISO 8601 instant; selects createdAt >= since. Unparseable (control characters included): 200 with an empty list and an error field'),
   ),
+  after: z
+    .uuid('after must be the id of a change')
+    .optional()
+    .describe(
+      'Cursor: the id of the last change a poller saw. Lists only the changes appended to the log after it, oldest first in ' +
+        'append order (whatever their createdAt), at most limit; the next page is after the last id returned. The other ' +
+        'filters, since included, apply as well. An id the log does not hold, or a malformed one, is a 400',
+    ),
   entityType: z.string().optional().describe('Case-insensitive contains'),
   action: z.string().optional().describe('created, updated or deleted (case-insensitive contains)'),
   programId: z.string().optional().describe('Exact; a malformed id matches nothing'),
@@ -50,16 +58,16 @@ export const changesApi = defineRoutes('changes', {
   listChanges: {
     method: 'get',
     path: '/changes',
-    summary: 'The change log, newest first',
+    summary: 'The change log, newest first; oldest first after a cursor',
     tag: TAG,
     auth: false,
     query: changeListQuery,
     responses: {
       200: {
-        description: 'Matching change records sorted by createdAt descending',
+        description: 'Matching change records sorted by createdAt descending; with after, in append order',
         schema: z.object({ data: z.array(changeRecord), error: z.literal('Invalid since timestamp').optional() }),
       },
-      400: { description: 'limit is not an integer or is below 1' },
+      400: { description: 'limit is not an integer or is below 1, or after is not the id of a change in the log' },
     },
   },
   getChange: {

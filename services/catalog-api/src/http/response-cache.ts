@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
-import { etagMatches, requestUrlKey, ResponseStore, type Cache, type StoredResponse } from '@timetable/cache';
+import { formatHttpDate, isNotModified, requestUrlKey, ResponseStore, type Cache, type StoredResponse } from '@timetable/cache';
 import { routePatternOf } from '@timetable/http';
 import type { Logger } from '@timetable/observability';
 
@@ -16,6 +16,12 @@ export const MAX_ENTRY_SECONDS = 60;
  */
 export const MAX_URL_KEY_LENGTH = 2_048;
 
+/** A body with the instant it last changed, sent as Last-Modified; null sends none. */
+export interface DatedBody {
+  body: string;
+  lastModified: Date | null;
+}
+
 export interface CachedBody {
   /** Cache key within the catalog version: the path and query the body depends on. */
   key: string;
@@ -27,16 +33,22 @@ export interface CachedBody {
    * cache without asking this service. False for answers that depend on the clock (`/week/current`).
    */
   sameForUrl?: boolean;
-  render(): Promise<string>;
+  render(): Promise<string | DatedBody>;
 }
 
 function etagOf(body: Buffer): string {
   return `"${createHash('sha1').update(body).digest('base64url')}"`;
 }
 
+function rendered(output: string | DatedBody): Pick<StoredResponse, 'etag' | 'lastModified' | 'body'> {
+  const { body: text, lastModified } = typeof output === 'string' ? { body: output, lastModified: null } : output;
+  const body = Buffer.from(text, 'utf8');
+  return { etag: etagOf(body), lastModified: lastModified === null ? '' : formatHttpDate(lastModified), body };
+}
+
 /**
- * Serves the hot GET routes from the shared response store, keyed by the catalog version, with an ETag and
- * 304 for a matching If-None-Match. Each answer is also stored under its exact request URL, which is what
+ * Serves the hot GET routes from the shared response store, keyed by the catalog version, with an ETag (and
+ * a Last-Modified where the body is dated) and 304 for a conditional GET that they validate. Each answer is also stored under its exact request URL, which is what
  * the gateway's cached-read path looks up (docs/performance.md). A failing cache only costs speed: the body
  * is rendered instead.
  */
@@ -59,8 +71,7 @@ export class ResponseCache {
     const route = routePatternOf(req) ?? req.path;
     let entry = version < 0 ? null : await this.store.get(version, options.key).catch((error: unknown) => this.failed(error, null));
     if (!entry) {
-      const body = Buffer.from(await options.render(), 'utf8');
-      entry = { etag: etagOf(body), contentType: options.contentType, cacheControl: options.cacheControl, route, body };
+      entry = { ...rendered(await options.render()), contentType: options.contentType, cacheControl: options.cacheControl, route };
       if (version >= 0) await this.remember(version, options.key, entry, options.ttlSeconds);
     }
     if (version >= 0 && options.sameForUrl !== false && req.originalUrl.length <= MAX_URL_KEY_LENGTH) {
@@ -69,7 +80,8 @@ export class ResponseCache {
     }
     res.setHeader('ETag', entry.etag);
     res.setHeader('Cache-Control', entry.cacheControl);
-    if (etagMatches(req.headers['if-none-match'], entry.etag)) {
+    if (entry.lastModified !== '') res.setHeader('Last-Modified', entry.lastModified);
+    if (isNotModified(req.headers, entry)) {
       res.status(304).end();
       return;
     }

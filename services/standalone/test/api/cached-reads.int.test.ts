@@ -96,6 +96,20 @@ describe('the cached-read path answers exactly as the Express path does', () => 
     expectSameAnswer(cached, express);
   });
 
+  it.each(routes)('%s: If-Modified-Since decided alike, 304 at a feed\'s Last-Modified and ignored where there is none', async (_name, path) => {
+    const { headers } = await client.get(fresh(path()));
+    const dated = path().startsWith('/ical');
+    expect(headers.get('last-modified') !== null).toBe(dated);
+    const ifModifiedSince = { headers: { 'if-modified-since': headers.get('last-modified') ?? 'Fri, 31 Dec 9999 23:59:59 GMT' } };
+    const url = fresh(path());
+    const express = await client.get(url, ifModifiedSince);
+    expect(express.status).toBe(dated ? 304 : 200);
+    const hitsBefore = total(await cachedReadHits());
+    const cached = await client.get(url, ifModifiedSince);
+    expect(total(await cachedReadHits())).toBeGreaterThan(hitsBefore);
+    expectSameAnswer(cached, express);
+  });
+
   it('leaves /week/current to the Express path: its URL names another week each Monday', async () => {
     const url = fresh(`/week/current?groupIds=${known.semesterId}`);
     const first = await client.get(url);

@@ -106,6 +106,43 @@ describe('GET /changes/:id returns one record or 404', () => {
   });
 });
 
+describe('GET /changes?after=<id> pages the log in append order', () => {
+  /** Every change appended after the cursor, page by page, each page at most `limit` long. */
+  async function allAfter(cursor: string, limit: number): Promise<string[]> {
+    const seen: string[] = [];
+    for (;;) {
+      const page = await changes(`?after=${cursor}&limit=${limit}`);
+      expect(page.length).toBeLessThanOrEqual(limit);
+      seen.push(...page.map((record) => record.id));
+      if (page.length < limit) return seen;
+      cursor = page.at(-1)!.id;
+    }
+  }
+
+  it('lists what was appended after a change once each, and after the next one exactly the rest', async () => {
+    // From the oldest listed: the changes of one sync are appended about in the order they are dated.
+    const listed = (await changes('?limit=500')).reverse();
+    let cursor: string | undefined;
+    for (const record of listed) {
+      if ((await changes(`?after=${record.id}&limit=1`)).length > 0) {
+        cursor = record.id;
+        break;
+      }
+    }
+    expect(cursor).toBeDefined();
+    const after = await allAfter(cursor!, 100);
+    expect(after.length).toBeGreaterThan(1);
+    expect(new Set(after).size).toBe(after.length);
+    expect(after).not.toContain(cursor);
+    expect(await allAfter(after[0]!, 37)).toEqual(after.slice(1));
+  });
+
+  it('refuses a cursor the log does not hold, or a malformed one, with 400 VALIDATION_ERROR', async () => {
+    expectError(await client.get(`/changes?after=${randomUUID()}`), 400, 'VALIDATION_ERROR', /after/);
+    expectError(await client.get('/changes?after=not-a-uuid'), 400, 'VALIDATION_ERROR', /after/);
+  });
+});
+
 describe('errors: every failure carries the {error: {code, message, details}} envelope', () => {
   it('answers an unknown route with 404 NOT_FOUND', async () => {
     expectError(await client.get('/no-such-route'), 404, 'NOT_FOUND');

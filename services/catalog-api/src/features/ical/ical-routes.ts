@@ -3,6 +3,7 @@ import { calendarApi, PERSONAL_FEED_MAX_IDS } from '@timetable/contracts';
 import { contractRouter, ValidationError } from '@timetable/http';
 import type { ResponseCache } from '../../http/response-cache.js';
 import { parseOccurrenceFilter, type ParsedOccurrenceFilter } from '../../http/occurrence-filter-query.js';
+import type { FeedDates } from './feed-dates.js';
 import type { IcalService } from './ical-service.js';
 
 const FEED_MAX_AGE_SECONDS = 600;
@@ -21,16 +22,24 @@ function assertPersonalSelection(selection: ParsedOccurrenceFilter): void {
   }
 }
 
-export function icalRoutes(service: IcalService, responses: ResponseCache): Router {
+export interface IcalRoutesDeps {
+  service: IcalService;
+  dates: FeedDates;
+  responses: ResponseCache;
+}
+
+export function icalRoutes({ service, dates, responses }: IcalRoutesDeps): Router {
   // Only the bare path and one segment: /ical/<id>/url belongs to sync.
   return contractRouter(calendarApi, {
     async personalFeed({ req, res, query }) {
       const selection = parseOccurrenceFilter(query());
       assertPersonalSelection(selection);
-      await responses.send(req, res, { key: `ical-personal:${selection.key}`, ...FEED_HEADERS, render: () => service.personalFeed(selection.filter) });
+      const key = `ical-personal:${selection.key}`;
+      await responses.send(req, res, { key, ...FEED_HEADERS, render: async () => dates.dated(key, await service.personalFeed(selection.filter)) });
     },
     async semesterFeed({ req, res, params: { semesterId } }) {
-      await responses.send(req, res, { key: `ical:${semesterId}`, ...FEED_HEADERS, render: () => service.feed(semesterId) });
+      const key = `ical:${semesterId}`;
+      await responses.send(req, res, { key, ...FEED_HEADERS, render: async () => dates.dated(key, await service.feed(semesterId)) });
     },
   });
 }

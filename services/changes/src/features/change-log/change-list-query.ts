@@ -13,8 +13,11 @@ const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?
 /** Either a filter for the store, or an answer known to be empty without asking it. */
 export type ChangeListRequest = { kind: 'query'; filter: ChangeFilter } | { kind: 'empty'; error?: typeof INVALID_SINCE };
 
-/** Turns the parsed GET /changes query into a store filter, or an answer known to be empty. */
-export function changeListRequest(input: ChangeListQuery): ChangeListRequest {
+/**
+ * Turns the parsed GET /changes query into a store filter, or an answer known to be empty. `afterPosition`
+ * is where the `after` cursor lies in the log, resolved (or refused) before this.
+ */
+export function changeListRequest(input: ChangeListQuery, afterPosition?: number): ChangeListRequest {
   const since = input.since === undefined ? undefined : parseInstant(input.since);
   if (since === null) return { kind: 'empty', error: INVALID_SINCE };
   const ids = [input.programId, input.semesterId, input.courseId];
@@ -30,6 +33,7 @@ export function changeListRequest(input: ChangeListQuery): ChangeListRequest {
       programId: input.programId,
       semesterId: input.semesterId,
       courseId: input.courseId,
+      ...(afterPosition === undefined ? {} : { afterPosition }),
       limit: Math.min(input.limit ?? DEFAULT_LIMIT, MAX_LIMIT),
     },
   };

@@ -11,6 +11,11 @@ export interface ChangeFilter {
   programId?: string;
   semesterId?: string;
   courseId?: string;
+  /**
+   * The position of the change a poller saw last (`after`): only changes appended after it, oldest first.
+   * Without it, newest first.
+   */
+  afterPosition?: number;
   limit: number;
 }
 
@@ -50,22 +55,40 @@ export class ChangeStore {
     this.knex = deps.knex;
   }
 
-  /** Inserts the changes whose id is new; replays of known ids are ignored. */
+  /**
+   * Inserts the changes whose id is new, in the order given; replays of known ids are ignored. This is the
+   * log's only writer, and it holds the append lock from taking positions until its commit: an append that
+   * commits later therefore always holds higher positions, and a reader paging by position (`after`) can
+   * never pass a change that is still to commit. The lock leaves reads alone; appends (from every replica's
+   * consumer) take turns, one short insert each.
+   */
   async append(changes: ChangeEvent[]): Promise<void> {
     if (changes.length === 0) return;
-    await this.knex(TABLE).insert(changes.map(toRow)).onConflict('id').ignore();
+    await this.knex.transaction(async (trx) => {
+      await trx.raw('lock table ?? in share row exclusive mode', [TABLE]);
+      await trx(TABLE).insert(changes.map(toRow)).onConflict('id').ignore();
+    });
   }
 
-  /** Newest first, ties broken by id descending. */
+  /** Where the change with this id lies in the log, or undefined when the log does not hold it. */
+  async positionOf(id: string): Promise<number | undefined> {
+    const row = await this.knex(TABLE).first<{ position: number } | undefined>('position').where('id', id);
+    return row?.position;
+  }
+
+  /** Newest first, ties broken by id descending; after a position, oldest first by position. */
   async list(filter: ChangeFilter): Promise<ChangeRecord[]> {
     const query = this.knex(TABLE).select<ChangeRow[]>(COLUMNS);
+    if (filter.afterPosition !== undefined) query.where('position', '>', filter.afterPosition);
     if (filter.since) query.where('created_at', '>=', filter.since);
     if (filter.entityType !== undefined) query.whereILike('entity_type', containsPattern(filter.entityType));
     if (filter.action !== undefined) query.whereILike('action', containsPattern(filter.action));
     if (filter.programId) query.where('program_id', filter.programId);
     if (filter.semesterId) query.where('semester_id', filter.semesterId);
     if (filter.courseId) query.where('course_id', filter.courseId);
-    const rows: ChangeRow[] = await query.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(filter.limit);
+    const order =
+      filter.afterPosition === undefined ? [{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }] : [{ column: 'position', order: 'asc' }];
+    const rows: ChangeRow[] = await query.orderBy(order).limit(filter.limit);
     return rows.map(toRecord);
   }
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import proxyaddr from 'proxy-addr';
-import { etagMatches, requestUrlKey, type ResponseStore, type StoredResponse } from '@timetable/cache';
+import { isNotModified, requestUrlKey, type ResponseStore, type StoredResponse } from '@timetable/cache';
 import { API_PREFIX, observeRequest, requestIdOf } from '@timetable/http';
 import { counter, type Logger } from '@timetable/observability';
 import { isKeyRoute } from '../authentication/key-routes.js';
@@ -51,7 +51,7 @@ export interface CachedReadDeps {
 /**
  * The gateway's path for repeated anonymous GETs, in front of Express: it does only what the contract needs
  * for a response the catalog already rendered (request id, the read limit and its headers, the lookup by
- * URL with ETag/304, metrics, sampled logging) and writes the stored bytes. Everything else (a miss, an
+ * URL with ETag, Last-Modified and 304, metrics, sampled logging) and writes the stored bytes. Everything else (a miss, an
  * exhausted budget, a key route, a legacy host, a request with a body) passes on to `passOn`, the full Express
  * path, which answers exactly as it would have without this one (docs/performance.md).
  *
@@ -168,7 +168,8 @@ function lookUp(responses: ResponseStore, url: string): StoredResponse | null | 
 function write(req: IncomingMessage, res: ServerResponse, entry: StoredResponse, requestId: string, decision: ReadCheck): number {
   const headers = decision === 'unlimited' ? ['X-Request-Id', requestId] : ['X-Request-Id', requestId, ...rateLimitHeaderList(decision)];
   headers.push('ETag', entry.etag, 'Cache-Control', entry.cacheControl);
-  if (etagMatches(req.headers['if-none-match'], entry.etag)) {
+  if (entry.lastModified !== '') headers.push('Last-Modified', entry.lastModified);
+  if (isNotModified(req.headers, entry)) {
     res.writeHead(304, headers).end();
     return 304;
   }
