@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { field, readConfig, serviceProcessFields } from '@timetable/config';
-import type { BreakerSettings } from './features/breaker/host-breakers.js';
+import type { BreakerSettings } from './features/breaker/endpoint-breakers.js';
 import { parseCidr } from './features/addresses/ip-address.js';
 import { parseSecretsKey } from './features/secrets/secret-cipher.js';
 

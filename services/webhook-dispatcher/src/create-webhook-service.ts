@@ -4,7 +4,7 @@ import { consumerReadiness, type EventBus } from '@timetable/events';
 import type { DeveloperIdentity, ServiceModule } from '@timetable/http';
 import { PeriodicJob, type Logger } from '@timetable/observability';
 import { AddressPolicy } from './features/addresses/address-policy.js';
-import { HostBreakers, type BreakerSettings } from './features/breaker/host-breakers.js';
+import { EndpointBreakers, type BreakerSettings } from './features/breaker/endpoint-breakers.js';
 import { AddressGuard, type Resolver } from './features/delivery/address-guard.js';
 import { DeliveryDispatcher } from './features/delivery/delivery-dispatcher.js';
 import { DeliveryStore } from './features/delivery/delivery-store.js';
@@ -73,7 +73,7 @@ export async function createWebhookService(deps: WebhookServiceDeps): Promise<We
   const policy = new AddressPolicy({ allowCidrs: deps.allowCidrs, denyCidrs: deps.denyCidrs });
   const guard = new AddressGuard({ policy, resolver: deps.resolver });
   const sender = new HttpSender({ guard, timeoutMs: deps.timeoutMs, connectionsPerHost: deps.hostConcurrency });
-  const breakers = new HostBreakers({ settings: deps.breaker, now, logger: deps.logger });
+  const breakers = new EndpointBreakers({ settings: deps.breaker, now, logger: deps.logger });
   const dispatcher = new DeliveryDispatcher({
     store: new DeliveryStore({ knex: deps.knex, cipher }),
     sender,
