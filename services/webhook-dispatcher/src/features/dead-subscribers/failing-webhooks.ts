@@ -14,7 +14,7 @@ const DAY_MS = 86_400_000;
  * newest deliveries, found first); only the rest have their history read. A webhook changed meanwhile
  * (its updated_at moved: its owner edited or enabled it) is left alone.
  */
-const DISABLE_SQL = `
+export const DISABLE_SQL = `
 with quiet as materialized (
   select w.id, w.updated_at from webhooks w
   where w.is_active and w.deleted_at is null

@@ -9,17 +9,20 @@ const BATCH = 5000;
  * Pending longer than the deadline, and not leased now: a delivery in flight is left to its attempt, and
  * looked at again on the next run. Rows a claim has locked are skipped the same way. Its lease columns are
  * cleared: a lease that ran out is no longer counted anyway (lease_counts), and a holder that still records
- * its outcome finds the delivery no longer pending and discards it.
+ * its outcome finds the delivery no longer pending and discards it. The chosen rows are updated through their
+ * ids as an array, a probe of the primary key each: with `id in (chosen)` the planner read the whole table
+ * and hashed it against them (as it did for the claim, CLAIM_DUE_SQL).
  */
-const GIVE_UP_SQL = `
-update deliveries set status = 'failed', next_retry_at = null, error_message = :errorMessage,
-  claim_token = null, claimed_until = null, claimed_by = null
-where id in (
+export const GIVE_UP_SQL = `
+with chosen as (
   select id from deliveries
   where status = 'pending' and created_at < :deadline and (claimed_until is null or claimed_until <= :now)
   limit :batch
   for update skip locked
-)`;
+)
+update deliveries set status = 'failed', next_retry_at = null, error_message = :errorMessage,
+  claim_token = null, claimed_until = null, claimed_by = null
+where id = any(array(select id from chosen))`;
 
 export interface PendingDeadlineDeps {
   /** On the `webhooks` schema. */
