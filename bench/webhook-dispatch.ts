@@ -204,7 +204,7 @@ async function main(): Promise<void> {
     const module = await createWebhookService({
       knex, bus, logger, identity, secretsKey: randomBytes(32), intervalSeconds: 3600, retryDelaysSeconds: [60, 300, 900],
       timeoutMs: 30_000, breaker: { minRequests: 10, failurePercent: 70, openSeconds: 30 }, allowCidrs: ['127.0.0.0/8'], denyCidrs: [],
-      hostConcurrency: 4, retentionDays: 30, maxWebhooksPerDeveloper: 25, concurrency: CONCURRENCY, drainTimeoutMs: 1_000,
+      hostConcurrency: 4, retentionDays: 30, maxPendingHours: 72, disableAfterDays: 5, maxWebhooksPerDeveloper: 25, concurrency: CONCURRENCY, drainTimeoutMs: 1_000,
     });
     const api = await serveModule(module, { name: 'bench-webhooks', logger });
     // Stopped before the pool is destroyed, also when the run fails: the dispatcher writes to it until it stops.

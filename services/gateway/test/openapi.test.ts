@@ -152,6 +152,17 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('documents why and when the system disabled a webhook', () => {
+    const document = loose(buildOpenApiDocument(contracts.allApiRoutes));
+    type Schema = ReturnType<typeof loose>;
+    const resolve = (schema: Schema): Schema =>
+      typeof schema.$ref === 'string' ? resolve(document.components.schemas[schema.$ref.split('/').at(-1)!]) : schema;
+    const webhook = resolve(resolve(document.paths['/webhooks/{id}'].get.responses['200'].content['application/json'].schema).properties.data);
+    expect(webhook.required).toEqual(expect.arrayContaining(['isActive', 'disabledReason', 'disabledAt']));
+    expect(webhook.properties.disabledReason.description).toMatch(/WEBHOOK_DISABLE_AFTER_DAYS/);
+    expect(webhook.properties.disabledAt.anyOf.map((each: Schema) => each.format ?? each.type)).toEqual(['date-time', 'null']);
+  });
+
   it('documents the webhook limits and the recovery routes', () => {
     const document = loose(buildOpenApiDocument(contracts.allApiRoutes));
     expect(document.paths['/webhooks'].post.responses['409'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { field, readConfig, serviceProcessFields } from '@timetable/config';
-import type { BreakerSettings } from './features/breaker/host-breakers.js';
+import type { BreakerSettings } from './features/breaker/endpoint-breakers.js';
 import { parseCidr } from './features/addresses/ip-address.js';
 import { parseSecretsKey } from './features/secrets/secret-cipher.js';
 
@@ -21,6 +21,9 @@ export const webhookConfigFields = {
   DELIVERY_TIMEOUT_MS: field.positiveInteger(30_000),
   DELIVERY_HOST_CONCURRENCY: field.positiveInteger(4),
   DELIVERY_RETENTION_DAYS: field.positiveInteger(30),
+  // Fractions allowed (0.5 is half an hour, half a day): a trial run or a test can use minutes.
+  DELIVERY_MAX_PENDING_HOURS: z.coerce.number().positive().default(72),
+  WEBHOOK_DISABLE_AFTER_DAYS: z.coerce.number().positive().default(5),
   MAX_WEBHOOKS_PER_DEVELOPER: field.positiveInteger(25),
   BREAKER_MIN_REQUESTS: field.positiveInteger(10),
   BREAKER_FAILURE_PERCENT: z.coerce.number().gt(0).max(100).default(70),
@@ -51,6 +54,8 @@ export interface WebhookSettings {
   timeoutMs: number;
   hostConcurrency: number;
   retentionDays: number;
+  maxPendingHours: number;
+  disableAfterDays: number;
   maxWebhooksPerDeveloper: number;
   breaker: BreakerSettings;
   allowCidrs: string[];
@@ -64,6 +69,8 @@ export function webhookSettingsFrom(config: WebhookConfig): WebhookSettings {
     timeoutMs: config.DELIVERY_TIMEOUT_MS,
     hostConcurrency: config.DELIVERY_HOST_CONCURRENCY,
     retentionDays: config.DELIVERY_RETENTION_DAYS,
+    maxPendingHours: config.DELIVERY_MAX_PENDING_HOURS,
+    disableAfterDays: config.WEBHOOK_DISABLE_AFTER_DAYS,
     maxWebhooksPerDeveloper: config.MAX_WEBHOOKS_PER_DEVELOPER,
     breaker: {
       minRequests: config.BREAKER_MIN_REQUESTS,

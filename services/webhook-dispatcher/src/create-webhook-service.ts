@@ -4,7 +4,8 @@ import { consumerReadiness, type EventBus } from '@timetable/events';
 import type { DeveloperIdentity, ServiceModule } from '@timetable/http';
 import { PeriodicJob, type Logger } from '@timetable/observability';
 import { AddressPolicy } from './features/addresses/address-policy.js';
-import { HostBreakers, type BreakerSettings } from './features/breaker/host-breakers.js';
+import { EndpointBreakers, type BreakerSettings } from './features/breaker/endpoint-breakers.js';
+import { DEAD_SUBSCRIBERS_INTERVAL_MS, DeadSubscribers } from './features/dead-subscribers/dead-subscribers.js';
 import { AddressGuard, type Resolver } from './features/delivery/address-guard.js';
 import { DeliveryDispatcher } from './features/delivery/delivery-dispatcher.js';
 import { DeliveryStore } from './features/delivery/delivery-store.js';
@@ -38,6 +39,10 @@ export interface WebhookServiceDeps {
   denyCidrs: string[];
   hostConcurrency: number;
   retentionDays: number;
+  /** DELIVERY_MAX_PENDING_HOURS */
+  maxPendingHours: number;
+  /** WEBHOOK_DISABLE_AFTER_DAYS */
+  disableAfterDays: number;
   maxWebhooksPerDeveloper: number;
   /** Attempts in flight at once; default 32. */
   concurrency?: number;
@@ -55,9 +60,13 @@ export type WebhookServiceModule = ServiceModule & {
   webhookCounter: WebhookCounter;
   dispatcher: { runCycle(): Promise<void>; stop(): Promise<void> };
   retention: DeliveryRetention;
+  deadSubscribers: DeadSubscribers;
 };
 
-/** Composition root of the webhook-dispatcher: CRUD routes, the change matcher, the delivery cycle and retention. */
+/**
+ * Composition root of the webhook-dispatcher: CRUD routes, the change matcher, the delivery cycle, retention
+ * and the limits on dead subscribers.
+ */
 export async function createWebhookService(deps: WebhookServiceDeps): Promise<WebhookServiceModule> {
   const now = deps.now ?? (() => new Date());
   const cipher = new SecretCipher(deps.secretsKey);
@@ -73,7 +82,7 @@ export async function createWebhookService(deps: WebhookServiceDeps): Promise<We
   const policy = new AddressPolicy({ allowCidrs: deps.allowCidrs, denyCidrs: deps.denyCidrs });
   const guard = new AddressGuard({ policy, resolver: deps.resolver });
   const sender = new HttpSender({ guard, timeoutMs: deps.timeoutMs, connectionsPerHost: deps.hostConcurrency });
-  const breakers = new HostBreakers({ settings: deps.breaker, now, logger: deps.logger });
+  const breakers = new EndpointBreakers({ settings: deps.breaker, now, logger: deps.logger });
   const dispatcher = new DeliveryDispatcher({
     store: new DeliveryStore({ knex: deps.knex, cipher }),
     sender,
@@ -93,6 +102,12 @@ export async function createWebhookService(deps: WebhookServiceDeps): Promise<We
   const retentionJob = new PeriodicJob({
     name: 'delivery-retention', intervalMs: RETENTION_INTERVAL_MS, logger: deps.logger, run: () => retention.runOnce(),
   });
+  const deadSubscribers = new DeadSubscribers({
+    knex: deps.knex, maxPendingHours: deps.maxPendingHours, disableAfterDays: deps.disableAfterDays, now, logger: deps.logger,
+  });
+  const deadSubscribersJob = new PeriodicJob({
+    name: 'dead-subscribers', intervalMs: DEAD_SUBSCRIBERS_INTERVAL_MS, logger: deps.logger, run: () => deadSubscribers.runOnce(),
+  });
   return {
     name: 'webhook-dispatcher',
     routes: webhookRoutes(service, deps.identity),
@@ -104,15 +119,18 @@ export async function createWebhookService(deps: WebhookServiceDeps): Promise<We
     webhookCounter: service,
     dispatcher,
     retention,
+    deadSubscribers,
     async start() {
       await consumer.start();
       dispatcher.start();
       await retentionJob.start();
+      await deadSubscribersJob.start();
     },
     async stop() {
       await consumer.stop();
       await dispatcher.stop();
       await retentionJob.stop();
+      await deadSubscribersJob.stop();
       breakers.shutdown();
       await sender.close();
     },

@@ -9,7 +9,7 @@ export {
   type WebhookProcessConfig,
   type WebhookSettings,
 } from './config.js';
-export type { BreakerSettings } from './features/breaker/host-breakers.js';
+export type { BreakerSettings } from './features/breaker/endpoint-breakers.js';
 export { generateSecretsKey, parseSecretsKey, SecretCipher } from './features/secrets/secret-cipher.js';
 // The store alone, for measuring the database side of dispatch without the dispatcher (bench:webhook-store).
 export { DeliveryStore, type AttemptRecord, type ClaimedDelivery } from './features/delivery/delivery-store.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { captureLogger } from '@timetable/testing';
 import { AddressPolicy } from '../src/features/addresses/address-policy.js';
-import { HostBreakers } from '../src/features/breaker/host-breakers.js';
+import { EndpointBreakers } from '../src/features/breaker/endpoint-breakers.js';
 import { AddressGuard } from '../src/features/delivery/address-guard.js';
 import { DeliveryDispatcher } from '../src/features/delivery/delivery-dispatcher.js';
 import { deliveriesTotal } from '../src/features/delivery/delivery-metrics.js';
@@ -43,7 +43,7 @@ function dispatcherWith(h: Harness, recordAttempts: (store: DeliveryStore, batch
   store.recordAttempts = (batch) => recordAttempts({ recordAttempts: original } as DeliveryStore, batch);
   const { logger, lines } = captureLogger('info');
   const sender = new HttpSender({ guard: new AddressGuard({ policy: new AddressPolicy({ allowCidrs: LOOPBACK_ALLOWED, denyCidrs: [] }) }), timeoutMs: 2000 });
-  const breakers = new HostBreakers({ settings: { minRequests: 1000, failurePercent: 70, openSeconds: 30 }, now: h.clock.now });
+  const breakers = new EndpointBreakers({ settings: { minRequests: 1000, failurePercent: 70, openSeconds: 30 }, now: h.clock.now });
   const dispatcher = new DeliveryDispatcher({
     store, sender, breakers, logger,
     settings: { intervalSeconds: 3600, retryDelaysSeconds: [60, 300, 900], timeoutMs: 2000, concurrency: 8, hostConcurrency: 4, drainTimeoutMs: 100, now: h.clock.now },

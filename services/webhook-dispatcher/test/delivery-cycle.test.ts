@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { captureLogger } from '@timetable/testing';
-import type { HostBreakers } from '../src/features/breaker/host-breakers.js';
+import type { EndpointBreakers } from '../src/features/breaker/endpoint-breakers.js';
 import type { AttemptResult } from '../src/features/delivery/attempt-exchange.js';
 import { CLAIM_AHEAD_FACTOR, DeliveryDispatcher } from '../src/features/delivery/delivery-dispatcher.js';
 import type { ClaimedDelivery, ClaimRequest, DeliveryStore } from '../src/features/delivery/delivery-store.js';
@@ -23,7 +23,7 @@ const MAX_HELD = SETTINGS.concurrency * CLAIM_AHEAD_FACTOR;
 function delivery(host: string): ClaimedDelivery {
   return {
     id: randomUUID(), claimToken: randomUUID(), leaseUntil: new Date(Date.now() + 3_600_000), messageId: randomUUID(), eventType: 'course.updated',
-    attempts: 0, url: `https://${host}/hook`, host, developerId: host, secret: null, webhookDeleted: false, data: null,
+    attempts: 0, webhookId: host, url: `https://${host}/hook`, host, developerId: host, secret: null, webhookDeleted: false, data: null,
   };
 }
 
@@ -113,7 +113,7 @@ function senderInMemory(atOnce: string[]) {
   return { sender: sender as unknown as HttpSender, sent, answer };
 }
 
-const breakers = { run: async <T>(_host: string, attempt: () => Promise<T>) => ({ kind: 'ran' as const, result: await attempt() }) } as unknown as HostBreakers;
+const breakers = { run: async <T>(_endpoint: string, attempt: () => Promise<T>) => ({ kind: 'ran' as const, result: await attempt() }) } as unknown as EndpointBreakers;
 
 function dispatcherOn(store: DeliveryStore, sender: HttpSender): DeliveryDispatcher {
   const { logger } = captureLogger('info');

@@ -32,6 +32,8 @@ describe('configuration', () => {
       timeoutMs: 30_000,
       hostConcurrency: 4,
       retentionDays: 30,
+      maxPendingHours: 72,
+      disableAfterDays: 5,
       maxWebhooksPerDeveloper: 25,
       breaker: { minRequests: 10, failurePercent: 70, openSeconds: 30 },
       allowCidrs: [],
@@ -44,9 +46,10 @@ describe('configuration', () => {
       DELIVERY_INTERVAL_SECONDS: '5', DELIVERY_RETRY_DELAYS_SECONDS: '1,2,3', DELIVERY_TIMEOUT_MS: '1000',
       BREAKER_MIN_REQUESTS: '4', BREAKER_FAILURE_PERCENT: '50', BREAKER_OPEN_SECONDS: '10', WEBHOOK_DENY_CIDRS: '203.0.113.0/24, 2001:db8::/32',
       WEBHOOK_ALLOW_CIDRS: '10.20.0.0/16,fd12:3456::/32', DELIVERY_HOST_CONCURRENCY: '2', DELIVERY_RETENTION_DAYS: '7', MAX_WEBHOOKS_PER_DEVELOPER: '3',
+      DELIVERY_MAX_PENDING_HOURS: '0.5', WEBHOOK_DISABLE_AFTER_DAYS: '14',
     });
     expect(webhookSettingsFrom(config)).toEqual({
-      intervalSeconds: 5, retryDelaysSeconds: [1, 2, 3], timeoutMs: 1000, hostConcurrency: 2, retentionDays: 7, maxWebhooksPerDeveloper: 3,
+      intervalSeconds: 5, retryDelaysSeconds: [1, 2, 3], timeoutMs: 1000, hostConcurrency: 2, retentionDays: 7, maxPendingHours: 0.5, disableAfterDays: 14, maxWebhooksPerDeveloper: 3,
       breaker: { minRequests: 4, failurePercent: 50, openSeconds: 10 },
       allowCidrs: ['10.20.0.0/16', 'fd12:3456::/32'], denyCidrs: ['203.0.113.0/24', '2001:db8::/32'],
     });
@@ -62,6 +65,10 @@ describe('configuration', () => {
     ['DELIVERY_RETENTION_DAYS', 'forever'],
     ['MAX_WEBHOOKS_PER_DEVELOPER', '-1'],
     ['BREAKER_FAILURE_PERCENT', '120'],
+    ['DELIVERY_MAX_PENDING_HOURS', '0'],
+    ['DELIVERY_MAX_PENDING_HOURS', 'three days'],
+    ['WEBHOOK_DISABLE_AFTER_DAYS', '-5'],
+    ['WEBHOOK_DISABLE_AFTER_DAYS', 'never'],
   ])('stops start-up naming %s for %s', (name, value) => {
     expect(() => readConfig(schema, { [name]: value })).toThrow(name);
   });

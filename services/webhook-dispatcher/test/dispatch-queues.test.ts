@@ -42,7 +42,7 @@ describe('the delivery body', () => {
 function delivery(id: string, host: string): ClaimedDelivery {
   return {
     id, host, claimToken: 't', leaseUntil: sentAt, messageId: id, eventType: 'course.updated', attempts: 0,
-    url: `http://${host}/`, developerId: 'd', secret: null, webhookDeleted: false, data: null,
+    webhookId: host, url: `http://${host}/`, developerId: 'd', secret: null, webhookDeleted: false, data: null,
   };
 }
 

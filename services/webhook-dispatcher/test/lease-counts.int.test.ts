@@ -91,10 +91,10 @@ describe('lease counts', () => {
     await store.releaseAll(released);
     load = await loads(h);
     expect(load.counted).toEqual(load.rows);
-    const host = postponed[0]!.host;
-    const sameHost = postponed.filter((lease) => lease.host === host);
-    await store.postpone(sameHost, host, new Date(now.getTime() + 60_000), now);
-    await store.releaseAll(postponed.filter((lease) => lease.host !== host));
+    const webhookId = postponed[0]!.webhookId;
+    const sameEndpoint = postponed.filter((lease) => lease.webhookId === webhookId);
+    await store.postpone(sameEndpoint, { webhookId, retryAt: new Date(now.getTime() + 60_000), now });
+    await store.releaseAll(postponed.filter((lease) => lease.webhookId !== webhookId));
     load = await loads(h);
     expect(load.counted).toEqual(load.rows);
     for (const lease of failed) await store.fail(lease, 'Webhook deleted');

@@ -35,7 +35,7 @@ describe.each(['embedded', 'kafka'] as const)('the change matcher in %s mode', (
     await webhooks.insertWithinLimit({
       id: randomUUID(), developerId: randomUUID(), url: 'https://receiver.example.edu/hook', secret: null, filterScope: 'global',
       filterProgramId: null, filterSemesterId: null, filterCourseId: null, filterRoomId: null, filterInstructorId: null,
-      eventTypes: ['created', 'updated', 'deleted'], isActive: true, createdAt: now(), updatedAt: now(),
+      eventTypes: ['created', 'updated', 'deleted'], isActive: true, disabledReason: null, disabledAt: null, createdAt: now(), updatedAt: now(),
     }, 25);
     const infra = testInfrastructure();
     bed = await openTestBed(mode === 'kafka'

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Knex } from '@timetable/db';
+import { DISABLE_SQL } from '../src/features/dead-subscribers/failing-webhooks.js';
+import { GIVE_UP_SQL } from '../src/features/dead-subscribers/pending-deadline.js';
 import type { ClaimedDelivery, DeliveryStore } from '../src/features/delivery/delivery-store.js';
 import { singleConnectionStore, type SentStatement } from './support/single-connection-store.js';
 import { testResources } from './support/test-resources.js';
@@ -49,10 +51,32 @@ async function insertRows(knex: Knex, rows: Record<string, unknown>[]): Promise<
   for (let start = 0; start < rows.length; start += 2000) await knex('deliveries').insert(rows.slice(start, start + 2000));
 }
 
-async function fourWebhooks(h: Harness): Promise<{ ids: string[]; hosts: string[] }> {
+/**
+ * A month of history before `now`, a row a minute to the webhooks in turn: mostly delivered, one in ten
+ * failed, one in a hundred still pending.
+ */
+function historyRows(webhookIds: string[], count: number, now: Date): Record<string, unknown>[] {
+  return Array.from({ length: count }, (_, index) => {
+    const at = new Date(now.getTime() - (count - index) * 60_000);
+    const status = index % 100 === 0 ? 'pending' : index % 10 === 0 ? 'failed' : 'delivered';
+    return {
+      id: randomUUID(), webhook_id: webhookIds[index % webhookIds.length]!, message_id: `msg_${index}`, event_type: 'course.updated', status,
+      attempts: 1, last_attempt_at: at, next_retry_at: status === 'pending' ? at : null, delivered_at: status === 'delivered' ? at : null,
+      created_at: at, origin: 'test',
+    };
+  });
+}
+
+/** A statement as knex would send it. */
+function sent(raw: Knex.Raw): SentStatement {
+  const native = raw.toSQL().toNative();
+  return { sql: native.sql, values: native.bindings };
+}
+
+async function webhooks(h: Harness, count: number): Promise<{ ids: string[]; hosts: string[] }> {
   const ids: string[] = [];
   const hosts: string[] = [];
-  for (let index = 0; index < 4; index += 1) {
+  for (let index = 0; index < count; index += 1) {
     const url = `http://127.0.0.1:${9100 + index}/hook`;
     const created = await h.call(randomUUID(), 'POST', '/webhooks', { url });
     expect(created.status).toBe(201);
@@ -80,7 +104,7 @@ describe('the plans of the dispatcher\'s statements', () => {
   // webhook" (expecting a hit at once, while the scan first passed every leased row) and for the rows to lease.
   it('the claim reads no whole table of deliveries behind a backlog, while it holds leases', async () => {
     const h = await harness();
-    const { ids, hosts } = await fourWebhooks(h);
+    const { ids, hosts } = await webhooks(h, 4);
     await insertRows(h.knex, dueRows(ids, 20_000));
     await h.knex.raw('analyze deliveries');
     const single = await singleConnectionStore(h);
@@ -95,6 +119,26 @@ describe('the plans of the dispatcher\'s statements', () => {
       expect(scans.filter((node) => node['Node Type'] === 'Seq Scan')).toEqual([]);
     } finally {
       await single.close();
+    }
+  });
+
+  // The job that bounds dead subscribers runs every few minutes on every replica: it reads the pending
+  // deliveries, and the history of webhooks without a recent success only, never all the history kept.
+  it('giving up and disabling dead subscribers read no whole table of deliveries behind a month of history', async () => {
+    const h = await harness();
+    const { ids } = await webhooks(h, 20);
+    const now = h.clock.now();
+    await insertRows(h.knex, historyRows(ids, 40_000, now));
+    await h.knex.raw('analyze deliveries');
+    await h.knex.raw('analyze webhooks');
+    const statements = [
+      sent(h.knex.raw(GIVE_UP_SQL, { now, deadline: new Date(now.getTime() - 72 * 3_600_000), errorMessage: 'given up', batch: 5000 })),
+      sent(h.knex.raw(DISABLE_SQL, { now, windowStart: new Date(now.getTime() - 5 * 86_400_000), spanSeconds: 5 * 86_400, reason: 'disabled' })),
+    ];
+    for (const statement of statements) {
+      const scans = scansOfDeliveries(await planOf(h.knex, statement));
+      expect(scans.length).toBeGreaterThan(0);
+      expect(scans.filter((node) => node['Node Type'] === 'Seq Scan')).toEqual([]);
     }
   });
 });

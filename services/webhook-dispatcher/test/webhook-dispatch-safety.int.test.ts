@@ -13,8 +13,8 @@ afterEach(() => resources.closeAll());
 afterAll(() => resources.closeAll());
 const { harness, receiver } = resources;
 
-async function webhook(h: Harness, url: string): Promise<string> {
-  const response = await h.call(owner, 'POST', '/webhooks', { url });
+async function webhook(h: Harness, url: string, developer = owner): Promise<string> {
+  const response = await h.call(developer, 'POST', '/webhooks', { url });
   return response.body.data.id as string;
 }
 
@@ -65,7 +65,7 @@ describe('several dispatcher replicas on one database', () => {
   });
 });
 
-describe('circuit breaker per subscriber host', () => {
+describe('circuit breaker per subscriber endpoint (the webhook)', () => {
   it('opens after enough failures and postpones attempts without consuming them, while other hosts proceed', async () => {
     const h = await harness({ breaker: { minRequests: 3, failurePercent: 70, openSeconds: 30 } });
     const dead = await receiver(() => ({ status: 500 }));
@@ -91,6 +91,34 @@ describe('circuit breaker per subscriber host', () => {
     for (const row of rows) {
       expect(row.status).toBe('pending');
       expect(row.attempts).toBeLessThanOrEqual(1);
+      expect(new Date(row.next_retry_at).getTime()).toBeGreaterThan(h.clock.now().getTime());
+    }
+  });
+
+  it("opens for one developer's failing path only: another developer's webhook on the same host is unaffected", async () => {
+    const h = await harness({ breaker: { minRequests: 3, failurePercent: 70, openSeconds: 30 } });
+    const shared = await receiver((request) => (request.path === '/gone' ? { status: 404 } : { status: 200 }));
+    const failing = await webhook(h, `http://${shared.host}/gone`, randomUUID());
+    const healthy = await webhook(h, `http://${shared.host}/hook`, randomUUID());
+    await h.publish({}, {}, {}, {});
+    await h.module.dispatcher.runCycle();
+    const state = await metricsRegistry.getSingleMetric('webhook_breakers')?.get();
+    expect(state?.values.find((value) => value.labels.state === 'open')?.value).toBe(1);
+    const failedAttempts = shared.received.filter((request) => request.path === '/gone').length;
+    expect(failedAttempts).toBeGreaterThanOrEqual(3);
+
+    // With the failing webhook's breaker open, the other webhook's new deliveries to the same host go out at once.
+    await h.publish({}, {}, {}, {});
+    h.clock.advance(60);
+    await h.module.dispatcher.runCycle();
+    expect(shared.received.filter((request) => request.path === '/hook')).toHaveLength(8);
+    expect(shared.received.filter((request) => request.path === '/gone')).toHaveLength(failedAttempts);
+    const delivered = await h.knex('deliveries').where({ webhook_id: healthy });
+    expect(delivered.map((row) => [row.status, row.attempts])).toEqual(Array.from({ length: 8 }, () => ['delivered', 1]));
+    const postponed = await h.knex('deliveries').where({ webhook_id: failing });
+    expect(postponed).toHaveLength(8);
+    for (const row of postponed) {
+      expect(row.status).toBe('pending');
       expect(new Date(row.next_retry_at).getTime()).toBeGreaterThan(h.clock.now().getTime());
     }
   });

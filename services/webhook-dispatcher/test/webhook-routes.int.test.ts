@@ -24,7 +24,7 @@ describe('POST /webhooks', () => {
     expect(response.body.data).toEqual({
       id: expect.any(String), url: 'http://receiver/hook', filterScope: 'global', filterProgramId: null, filterSemesterId: null,
       filterCourseId: null, filterRoomId: null, filterInstructorId: null, eventTypes: ['created', 'updated', 'deleted'],
-      isActive: true, hasSecret: true, createdAt: '2025-03-03T10:00:00.000Z', updatedAt: '2025-03-03T10:00:00.000Z',
+      isActive: true, hasSecret: true, disabledReason: null, disabledAt: null, createdAt: '2025-03-03T10:00:00.000Z', updatedAt: '2025-03-03T10:00:00.000Z',
     });
     expect(response.text).not.toContain('ssssssssssssssss');
   });

@@ -68,7 +68,7 @@ describe('secrets at rest', () => {
     const start = createWebhookService({
       knex, bus, identity, logger: captureLogger('fatal').logger, secretsKey: randomBytes(32),
       intervalSeconds: 3600, retryDelaysSeconds: [60], timeoutMs: 1000, breaker: { minRequests: 10, failurePercent: 70, openSeconds: 30 },
-      allowCidrs: [], denyCidrs: [], hostConcurrency: 4, retentionDays: 30, maxWebhooksPerDeveloper: 25,
+      allowCidrs: [], denyCidrs: [], hostConcurrency: 4, retentionDays: 30, maxPendingHours: 72, disableAfterDays: 5, maxWebhooksPerDeveloper: 25,
     });
     await expect(start).rejects.toThrow(/WEBHOOK_SECRETS_KEY does not decrypt the stored webhook secrets/);
   });

@@ -52,6 +52,8 @@ export const webhookResource = z.object({
   eventTypes: z.array(z.enum(webhookEventTypes)),
   isActive: z.boolean(),
   hasSecret: z.boolean(),
+  disabledReason: z.string().nullable().describe('Why the system disabled the webhook (its deliveries all failed for WEBHOOK_DISABLE_AFTER_DAYS); null unless it did. Setting isActive to true clears it.'),
+  disabledAt: timestamp.nullable().describe('When the system disabled the webhook; null unless it did'),
   createdAt: timestamp,
   updatedAt: timestamp,
 });

@@ -80,7 +80,7 @@ export async function startEndToEndSystem(seed = 11): Promise<EndToEndSystem> {
     const webhooks = await createWebhookService({
       knex: webhookStore.knex, bus: webhookBus, logger, identity, intervalSeconds: 3600, retryDelaysSeconds: [60, 300, 900],
       timeoutMs: 5000, breaker: { minRequests: 1000, failurePercent: 70, openSeconds: 30 }, allowCidrs: ['127.0.0.0/8'], denyCidrs: [],
-      secretsKey: randomBytes(32), hostConcurrency: 4, retentionDays: 30, maxWebhooksPerDeveloper: 25, groupId,
+      secretsKey: randomBytes(32), hostConcurrency: 4, retentionDays: 30, maxPendingHours: 72, disableAfterDays: 5, maxWebhooksPerDeveloper: 25, groupId,
     });
     // Served but not started: the test creates its webhooks first, then starts the matcher's consumer itself.
     const api = await serveModule(webhooks, { name: 'webhook-e2e', logger, startModule: false });

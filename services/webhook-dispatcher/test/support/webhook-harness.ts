@@ -55,7 +55,7 @@ export async function startHarness(overrides: Partial<WebhookServiceDeps> = {}):
     const module = await createWebhookService({
       knex: store.knex, bus, logger, identity, intervalSeconds: 3600, retryDelaysSeconds: [60, 300, 900], timeoutMs: 2000,
       breaker: { minRequests: 1000, failurePercent: 70, openSeconds: 30 }, allowCidrs: LOOPBACK_ALLOWED, denyCidrs: [], secretsKey,
-      hostConcurrency: 4, retentionDays: 30, maxWebhooksPerDeveloper: 25, now: clock.now,
+      hostConcurrency: 4, retentionDays: 30, maxPendingHours: 72, disableAfterDays: 5, maxWebhooksPerDeveloper: 25, now: clock.now,
       ...overrides,
     });
     modules.push(module);

@@ -1,17 +1,19 @@
 import { gauge } from '@timetable/observability';
-import type { BreakerState } from './host-breakers.js';
+import type { BreakerState } from './endpoint-breakers.js';
 
 type StateSource = () => BreakerState[];
 const sources = new Set<StateSource>();
 
 /**
- * Breakers counted by state, summed over every dispatcher in the process. No host label on purpose: in
- * embedded mode /metrics is served on the public port, and subscriber host names are other developers'
- * business. Which host tripped is in the warn log line the dispatcher writes when a breaker opens.
+ * Breakers counted by state, summed over every dispatcher in the process. No webhook or host label on
+ * purpose: a label per webhook would be a series per webhook (thousands, and new ones with every webhook
+ * created), and in embedded mode /metrics is served on the public port, where which endpoints other
+ * developers deliver to is nobody's business. Which webhook tripped is in the warn log line written when
+ * its breaker opens.
  */
 const breakers = gauge({
   name: 'webhook_breakers',
-  help: 'Circuit breakers of subscriber hosts, by state (closed, half_open, open)',
+  help: 'Circuit breakers of subscriber endpoints (webhooks), by state (closed, half_open, open)',
   labelNames: ['state'],
   collect() {
     const counts: Record<BreakerState, number> = { closed: 0, half_open: 0, open: 0 };

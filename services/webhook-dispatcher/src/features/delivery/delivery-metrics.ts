@@ -2,7 +2,7 @@ import { counter, gauge, histogram } from '@timetable/observability';
 
 export const deliveriesTotal = counter({
   name: 'webhook_deliveries_total',
-  help: 'Delivery outcomes: delivered, retrying (attempt failed, more to come), failed (final), postponed (breaker open)',
+  help: 'Delivery outcomes: delivered, retrying (attempt failed, more to come), failed (final), postponed (breaker open), given_up (pending past DELIVERY_MAX_PENDING_HOURS)',
   labelNames: ['status'],
 });
 

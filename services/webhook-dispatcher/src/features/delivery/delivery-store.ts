@@ -1,7 +1,9 @@
-import { endSession, refusedByServer, withPooledConnection, type Knex, type PooledConnection } from '@timetable/db';
+import type { Knex } from '@timetable/db';
 import type { SecretCipher } from '../secrets/secret-cipher.js';
-import { CLAIM_DUE_SQL, claimLockSql, END_LEASES_CTES, type ClaimServerTimeouts } from './claim-due-sql.js';
+import { CLAIM_DUE_SQL } from './claim-due-sql.js';
+import { CLAIM_TIMEOUTS, ClaimTransaction, type ClaimTimeouts } from './claim-transaction.js';
 import { changeDataJson } from './delivery-body.js';
+import { attemptRowJson, FAIL_SQL, leasesJson, POSTPONE_SQL, RECORD_ATTEMPTS_SQL, RELEASE_SQL } from './end-leases-sql.js';
 
 /** A delivery this dispatcher holds the lease of, with what it needs to build and send the body. */
 export interface ClaimedDelivery {
@@ -12,8 +14,10 @@ export interface ClaimedDelivery {
   messageId: string;
   eventType: string;
   attempts: number;
+  /** The webhook: the endpoint whose breaker the attempt goes through. */
+  webhookId: string;
   url: string;
-  /** `host:port` of the URL: the unit of the per-host limit and of the breaker. */
+  /** `host:port` of the URL: the unit of the per-host limit. */
   host: string;
   developerId: string;
   secret: string | null;
@@ -61,6 +65,13 @@ export interface ClaimRequest {
   answeringHosts?: readonly string[];
 }
 
+/** An open breaker's postponement: the endpoint (webhook) and when its breaker half-opens. */
+export interface Postponement {
+  webhookId: string;
+  retryAt: Date;
+  now: Date;
+}
+
 /**
  * What ending a lease needs: the delivery and its lease, checked when the outcome is written, and the host
  * and developer whose lease count it leaves.
@@ -99,24 +110,6 @@ export interface DeliveryStoreDeps {
   claimTimeouts?: ClaimTimeouts;
 }
 
-/** The limits of a claim's transaction (milliseconds): the server's (claimLockSql), and how long the client waits. */
-export interface ClaimTimeouts extends ClaimServerTimeouts {
-  /** How long the dispatcher waits for the answer to each of the claim's statements. */
-  answerMs: number;
-}
-
-/**
- * A claim takes milliseconds (up to a tenth of a second on a large backlog), and waits for another replica's
- * claim no longer than that one takes; these limits are for a claim that went wrong. Without them a dispatcher
- * whose connection went silent waited until the kernel stopped retransmitting (about 15 minutes), and the
- * server kept the claim lock for the other replicas until its keepalive gave the session up (over two hours).
- * The server's idle limit is well below the client's wait, so a replica that queued for the lock behind a
- * claimer that is gone still gets it within its own wait; the statement limit below it too, so that a claim
- * too slow is cancelled by the server, which answers, rather than abandoned by the client while the server
- * works on holding the lock.
- */
-export const CLAIM_TIMEOUTS: ClaimTimeouts = { idleMs: 5_000, statementMs: 20_000, unacknowledgedMs: 10_000, answerMs: 30_000 };
-
 /** Decrypted secrets kept, keyed by webhook and ciphertext (a new secret is a new ciphertext). */
 const SECRET_CACHE_SIZE = 1000;
 
@@ -124,17 +117,14 @@ const SECRET_CACHE_SIZE = 1000;
 export class DeliveryStore {
   private readonly knex: Knex;
   private readonly cipher: SecretCipher;
-  private readonly claimAnswerMs: number;
-  private readonly claimLock: string;
+  private readonly claims: ClaimTransaction;
   /** Decryption is per webhook, not per delivery: a claim holds many deliveries of few webhooks. */
   private readonly secrets = new Map<string, string>();
 
   constructor(deps: DeliveryStoreDeps) {
     this.knex = deps.knex;
     this.cipher = deps.cipher;
-    const timeouts = deps.claimTimeouts ?? CLAIM_TIMEOUTS;
-    this.claimAnswerMs = timeouts.answerMs;
-    this.claimLock = claimLockSql(timeouts);
+    this.claims = new ClaimTransaction(deps.knex, deps.claimTimeouts ?? CLAIM_TIMEOUTS);
   }
 
   async claimDue(request: ClaimRequest): Promise<ClaimedDelivery[]> {
@@ -148,7 +138,7 @@ export class DeliveryStore {
       answeringHosts: request.answeringHosts === undefined ? null : JSON.stringify(request.answeringHosts),
       claimToken: request.claimToken, leaseUntil: request.leaseUntil,
     }).toSQL().toNative();
-    const result = await this.inClaimTransaction(claim.sql, claim.bindings);
+    const result = await this.claims.run<ClaimRow>(claim.sql, claim.bindings);
     // Deliveries of one change to several webhooks share one serialisation of its content.
     const changes = changesOf(result.rows);
     return result.rows.map((row) => ({
@@ -158,6 +148,7 @@ export class DeliveryStore {
       messageId: row.message_id,
       eventType: row.event_type,
       attempts: row.attempts,
+      webhookId: row.webhook_id,
       url: row.url,
       host: row.target_host,
       developerId: row.developer_id,
@@ -165,47 +156,6 @@ export class DeliveryStore {
       webhookDeleted: row.webhook_deleted,
       data: row.has_change && row.change_id !== null ? changes.get(row.change_id)! : null,
     }));
-  }
-
-  /**
-   * Runs the claim in its transaction in three round trips where knex's transactions take four: BEGIN goes
-   * with the lock, as one simple query of two statements. A claim is made every few hundred deliveries, and
-   * each round trip waits for an event loop busy with attempts; knex's transaction machinery cost the event
-   * loop about 3 % of a dispatch besides. Each statement's answer is waited for at most `answerMs`.
-   */
-  private inClaimTransaction(sql: string, bindings: readonly unknown[]): Promise<{ rows: ClaimRow[] }> {
-    return withPooledConnection(this.knex, async (connection) => {
-      const timed = <Row>(text: string, values?: readonly unknown[]) => connection.query<Row>({ text, ...(values ? { values } : {}), query_timeout: this.claimAnswerMs });
-      try {
-        await timed(`begin; ${this.claimLock}`);
-        const result = await timed<ClaimRow>(sql, bindings);
-        await timed('commit');
-        return result;
-      } catch (error) {
-        await this.abandonClaim(connection, error);
-        throw error;
-      }
-    });
-  }
-
-  /**
-   * A statement the server refused leaves its transaction aborted on a live connection: rolled back, the
-   * connection serves on. Anything else, a statement that got no answer in time or a connection that broke,
-   * leaves the session's state unknown (a rollback would wait behind the unanswered statement), and so does a
-   * rollback that fails: the session is ended, and the server rolls the transaction back and frees the claim
-   * lock as soon as it sees the session go. The pool drops the connection.
-   */
-  private async abandonClaim(connection: PooledConnection, error: unknown): Promise<void> {
-    let failure = error;
-    if (refusedByServer(error)) {
-      try {
-        await connection.query({ text: 'rollback', query_timeout: this.claimAnswerMs });
-        return;
-      } catch (rollbackError) {
-        failure = rollbackError;
-      }
-    }
-    await endSession(connection, `a claim failed: ${(failure as Error).message}`, this.claimAnswerMs);
   }
 
   /**
@@ -229,20 +179,19 @@ export class DeliveryStore {
 
   /**
    * An open breaker: no attempt is counted, the deliveries simply become due later (those this dispatcher
-   * holds to the host, in one statement), and so does every other unleased due delivery to that host, so
-   * they are not claimed one by one only to be put back.
+   * holds to the endpoint, in one statement), and so does every other unleased due delivery of that webhook,
+   * so they are not claimed one by one only to be put back.
    */
-  async postpone(held: HeldLease[], host: string, retryAt: Date, now: Date): Promise<void> {
+  async postpone(held: HeldLease[], { webhookId, retryAt, now }: Postponement): Promise<void> {
     if (held.length > 0) {
       await this.knex.raw(POSTPONE_SQL, { retryAt, leases: leasesJson(held) });
     }
     await this.knex('deliveries')
-      .where({ status: 'pending' })
+      .where({ webhook_id: webhookId, status: 'pending' })
       .where('next_retry_at', '<=', now)
       .where((query) => {
         query.whereNull('claimed_until').orWhere('claimed_until', '<=', now);
       })
-      .whereIn('webhook_id', this.knex('webhooks').select('id').where({ target_host: host }))
       .update({ next_retry_at: retryAt });
   }
 
@@ -286,86 +235,3 @@ function changesOf(rows: ClaimRow[]): Map<string, string> {
   }
   return changes;
 }
-
-/**
- * One outcome as a JSON object for RECORD_ATTEMPTS_SQL, written out by hand: JSON.stringify of the object
- * took 1.6 µs a row, this 0.9. Ids and tokens are UUIDs, the status one of three words and the times epoch
- * milliseconds (toISOString cost more than the rest of the row), none of which JSON escapes; the free texts
- * go through JSON.stringify. The payload, which is JSON already, is spliced in as it is rather than escaped
- * into a string and parsed twice.
- */
-function attemptRowJson(lease: HeldLease, record: AttemptRecord): string {
-  return `{"id":"${lease.id}","claim_token":"${lease.claimToken}","host":${JSON.stringify(lease.host)},"developer_id":"${lease.developerId}",` +
-    `"status":"${record.status}","attempts":${record.attempts},"last_attempt_at":${record.lastAttemptAt.getTime()},` +
-    `"next_retry_at":${record.nextRetryAt?.getTime() ?? null},"response_code":${record.responseCode},` +
-    `"response_body":${jsonOrNull(record.responseBody)},"error_message":${jsonOrNull(record.errorMessage)},` +
-    `"delivered_at":${record.deliveredAt?.getTime() ?? null},"payload":${record.payload}}`;
-}
-
-function jsonOrNull(text: string | null): string {
-  return text === null ? 'null' : JSON.stringify(storableText(text));
-}
-
-/** Half of a surrogate pair with no other half: what cutting an answer at 1,000 UTF-16 units may leave. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-/**
- * A subscriber's answer or an error text as PostgreSQL takes it: it refuses a NUL character and half a
- * surrogate pair in text, and one such row would fail the whole batch, every time it is sent again (its
- * attempt never recorded, its delivery repeated for ever). NUL is dropped, half a pair becomes U+FFFD.
- */
-function storableText(text: string): string {
-  return text.replaceAll('\u0000', '').replace(LONE_SURROGATE, '\uFFFD');
-}
-
-function leasesJson(leases: HeldLease[]): string {
-  return JSON.stringify(leases.map((lease) => ({ id: lease.id, claim_token: lease.claimToken, host: lease.host, developer_id: lease.developerId })));
-}
-
-/** The leases a statement ends, as the `ending` relation END_LEASES_CTES reads. */
-const ENDING_LEASES = `
-ending as (
-  select * from json_to_recordset(:leases::json) as v(id uuid, claim_token uuid, host text, developer_id uuid)
-)`;
-
-/**
- * Only where the lease is still held: a lost lease's outcome is never written over another's attempt. It
- * returns the outcomes it did not write. A `json` column of json_to_recordset keeps the payload's text exactly
- * as sent (it is not jsonb).
- */
-const RECORD_ATTEMPTS_SQL = `
-with ending as (
-  select * from json_to_recordset(:rows::json) as v(
-    id uuid, claim_token uuid, host text, developer_id uuid, status text, attempts int, last_attempt_at float8,
-    next_retry_at float8, response_code int, response_body text, error_message text, delivered_at float8, payload json)
-), ${END_LEASES_CTES},
-recorded as (
-  update deliveries d set
-    status = v.status, attempts = v.attempts, last_attempt_at = to_timestamp(v.last_attempt_at / 1000.0),
-    next_retry_at = to_timestamp(v.next_retry_at / 1000.0), response_code = v.response_code,
-    response_body = v.response_body, error_message = v.error_message, delivered_at = to_timestamp(v.delivered_at / 1000.0),
-    payload = v.payload, claim_token = null, claimed_until = null, claimed_by = null
-  from ending v
-  where d.id = v.id and d.claim_token = v.claim_token and d.status = 'pending'
-  returning d.id
-)
-select id from ending where id not in (select id from recorded)`;
-
-const POSTPONE_SQL = `
-with ${ENDING_LEASES}, ${END_LEASES_CTES}
-update deliveries d set next_retry_at = :retryAt, claim_token = null, claimed_until = null, claimed_by = null
-from ending v
-where d.id = v.id and d.claim_token = v.claim_token and d.status = 'pending'`;
-
-const RELEASE_SQL = `
-with ${ENDING_LEASES}, ${END_LEASES_CTES}
-update deliveries d set claim_token = null, claimed_until = null, claimed_by = null
-from ending v
-where d.id = v.id and d.claim_token = v.claim_token and d.status = 'pending'`;
-
-const FAIL_SQL = `
-with ${ENDING_LEASES}, ${END_LEASES_CTES}
-update deliveries d set status = 'failed', next_retry_at = null, error_message = :errorMessage,
-  claim_token = null, claimed_until = null, claimed_by = null
-from ending v
-where d.id = v.id and d.claim_token = v.claim_token and d.status = 'pending'`;

@@ -15,6 +15,11 @@ export function withPatch(current: Webhook, patch: WebhookUpdateInput): Webhook 
   if (patch.filterInstructorId !== undefined) next.filterInstructorId = patch.filterInstructorId;
   if (patch.eventTypes !== undefined) next.eventTypes = [...new Set(patch.eventTypes)];
   if (patch.isActive !== undefined) next.isActive = patch.isActive;
+  // Enabled by its owner: whatever made the system disable it is theirs to have dealt with.
+  if (patch.isActive === true) {
+    next.disabledReason = null;
+    next.disabledAt = null;
+  }
   return next;
 }
 

@@ -42,7 +42,8 @@ export class WebhookService implements WebhookCounter {
     const now = this.deps.now();
     const webhook = withPatch(
       { id: randomUUID(), developerId, url: input.url, secret: null, filterScope: 'global', filterProgramId: null, filterSemesterId: null,
-        filterCourseId: null, filterRoomId: null, filterInstructorId: null, eventTypes: [], isActive: true, createdAt: now, updatedAt: now },
+        filterCourseId: null, filterRoomId: null, filterInstructorId: null, eventTypes: [], isActive: true,
+        disabledReason: null, disabledAt: null, createdAt: now, updatedAt: now },
       input,
     );
     requireScopeFilter(webhook);

@@ -15,6 +15,8 @@ interface WebhookRow {
   filter_instructor_id: string | null;
   event_types: Webhook['eventTypes'];
   is_active: boolean;
+  disabled_reason: string | null;
+  disabled_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -101,6 +103,8 @@ export class WebhookStore {
       filter_instructor_id: webhook.filterInstructorId,
       event_types: webhook.eventTypes,
       is_active: webhook.isActive,
+      disabled_reason: webhook.disabledReason,
+      disabled_at: webhook.disabledAt,
     };
   }
 
@@ -118,6 +122,8 @@ export class WebhookStore {
       filterInstructorId: row.filter_instructor_id,
       eventTypes: row.event_types,
       isActive: row.is_active,
+      disabledReason: row.disabled_reason,
+      disabledAt: row.disabled_at,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     };

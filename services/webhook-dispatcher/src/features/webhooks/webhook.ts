@@ -17,12 +17,14 @@ export interface Webhook {
   filterInstructorId: string | null;
   eventTypes: EventType[];
   isActive: boolean;
+  /** Set when the system disabled it because its deliveries kept failing; null otherwise. */
+  disabledReason: string | null;
+  disabledAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
 
-
-/** `host:port` of a subscriber URL: the unit of the per-host concurrency limit and of the circuit breaker. */
+/** `host:port` of a subscriber URL: the unit of the per-host concurrency limit. */
 export function subscriberHost(url: string): string {
   return new URL(url).host;
 }
@@ -50,6 +52,8 @@ export function toWebhookResource(webhook: Webhook): WebhookResource {
     eventTypes: webhook.eventTypes,
     isActive: webhook.isActive,
     hasSecret: webhook.secret !== null,
+    disabledReason: webhook.disabledReason,
+    disabledAt: webhook.disabledAt?.toISOString() ?? null,
     createdAt: webhook.createdAt.toISOString(),
     updatedAt: webhook.updatedAt.toISOString(),
   };

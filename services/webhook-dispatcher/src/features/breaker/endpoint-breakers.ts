@@ -3,7 +3,7 @@ import type { Logger } from '@timetable/observability';
 import { breakerCounts } from './breaker-metrics.js';
 
 export interface BreakerSettings {
-  /** Attempts to a host within the rolling window before its breaker may open. */
+  /** Attempts to an endpoint within the rolling window before its breaker may open. */
   minRequests: number;
   /** Share of failed attempts in the window (percent) at which it opens. */
   failurePercent: number;
@@ -46,7 +46,7 @@ interface Entry {
   halfOpensAt: number;
 }
 
-export interface HostBreakersDeps {
+export interface EndpointBreakersDeps {
   settings: BreakerSettings;
   now: () => Date;
   /** Where opening and closing are logged; none in unit tests. */
@@ -54,12 +54,14 @@ export interface HostBreakersDeps {
 }
 
 /**
- * One opossum breaker per subscriber host (host:port), so a dead endpoint fails fast instead of
- * holding delivery slots for a full timeout on every attempt. An open breaker does not consume an
+ * One opossum breaker per subscriber endpoint (the webhook, keyed by its id), so a dead endpoint fails fast
+ * instead of holding delivery slots for a full timeout on every attempt. Per endpoint, not per host: one
+ * developer's webhook on a path that fails must not stop another developer's deliveries to the same
+ * receiver host (the per-host concurrency cap is what protects a host). An open breaker does not consume an
  * attempt: the caller postpones the delivery to when the breaker half-opens. The map is kept in
- * least-recently-used order and bounded, so any number of host names cannot grow it without limit.
+ * least-recently-used order and bounded, so any number of webhooks cannot grow it without limit.
  */
-export class HostBreakers {
+export class EndpointBreakers {
   private readonly entries = new Map<string, Entry>();
   private readonly unregister: () => void;
 
@@ -67,7 +69,7 @@ export class HostBreakers {
   private readonly now: () => Date;
   private readonly logger: Logger | undefined;
 
-  constructor(deps: HostBreakersDeps) {
+  constructor(deps: EndpointBreakersDeps) {
     this.settings = deps.settings;
     this.now = deps.now;
     this.logger = deps.logger;
@@ -78,8 +80,9 @@ export class HostBreakers {
     return this.entries.size;
   }
 
-  async run<T>(host: string, attempt: () => Promise<T>, failed: (result: T) => boolean): Promise<BreakerOutcome<T>> {
-    const entry = this.use(host);
+  /** Runs `attempt` through the breaker of `endpoint` (a webhook id), which counts it as failed when `failed` says so. */
+  async run<T>(endpoint: string, attempt: () => Promise<T>, failed: (result: T) => boolean): Promise<BreakerOutcome<T>> {
+    const entry = this.use(endpoint);
     try {
       return { kind: 'ran', result: (await entry.breaker.fire(attempt, failed as Failed)) as T };
     } catch (error) {
@@ -91,7 +94,7 @@ export class HostBreakers {
     }
   }
 
-  /** Every breaker's state, for the metric (counts only: host names are not exported). */
+  /** Every breaker's state, for the metric (counts only: which endpoints they guard is not exported). */
   states(): BreakerState[] {
     return [...this.entries.values()].map(({ breaker }) => (breaker.opened ? 'open' : breaker.halfOpen ? 'half_open' : 'closed'));
   }
@@ -102,31 +105,31 @@ export class HostBreakers {
     this.unregister();
   }
 
-  private use(host: string): Entry {
+  private use(endpoint: string): Entry {
     const now = this.now().getTime();
     this.forget(now);
-    const entry = this.entries.get(host) ?? this.create(host);
+    const entry = this.entries.get(endpoint) ?? this.create(endpoint);
     // Re-inserting keeps the map in least-recently-used order.
-    this.entries.delete(host);
+    this.entries.delete(endpoint);
     entry.lastUsedAt = now;
-    this.entries.set(host, entry);
+    this.entries.set(endpoint, entry);
     return entry;
   }
 
   private forget(now: number): void {
     let excess = this.entries.size - MAX_BREAKERS + 1;
-    for (const [host, entry] of this.entries) {
+    for (const [endpoint, entry] of this.entries) {
       const idle = now - entry.lastUsedAt >= BREAKER_IDLE_MS;
       if (!idle && excess <= 0) break;
       // An open breaker is kept until it half-opens, unless the bound needs the room.
       if (entry.breaker.opened && excess <= 0) continue;
       entry.breaker.shutdown();
-      this.entries.delete(host);
+      this.entries.delete(endpoint);
       excess -= 1;
     }
   }
 
-  private create(host: string): Entry {
+  private create(endpoint: string): Entry {
     const breaker = new CircuitBreaker(runAttempt, {
       timeout: false,
       resetTimeout: this.settings.openSeconds * 1000,
@@ -143,7 +146,7 @@ export class HostBreakers {
     const entry: Entry = { breaker, lastUsedAt: 0, halfOpensAt: 0 };
     breaker.on('open', () => {
       entry.halfOpensAt = this.now().getTime() + this.settings.openSeconds * 1000;
-      this.logger?.warn({ host, halfOpensAt: new Date(entry.halfOpensAt) }, 'circuit breaker opened for a subscriber host');
+      this.logger?.warn({ webhookId: endpoint, halfOpensAt: new Date(entry.halfOpensAt) }, 'circuit breaker opened for a subscriber endpoint');
     });
     return entry;
   }
