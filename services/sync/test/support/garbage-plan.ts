@@ -60,12 +60,14 @@ export function injectGarbage(simulator: Simulator, garbage: readonly Garbage[])
   return targets;
 }
 
-type SnapshotRow = { entity_type: string; entity_id: string; data: Record<string, unknown> };
+export type SnapshotRow = { entity_type: string; entity_id: string; data: Record<string, unknown> };
 
 /**
  * The entities a garbled record may change: itself, and the events that name it (a room or lecturer) or that
- * belong to its lecture (a lecture, an occurrence). A Windows zone name is no garbage: it touches nothing.
- * A pair or program that failed keeps everything of it, which may hold back its clean changes too.
+ * belong to its lecture (a lecture, an occurrence), with every event of the same course in the same group
+ * (an event's id names its rooms and lecturers, so one that loses a lecturer is a new event). A Windows zone
+ * name is no garbage: it touches nothing. A pair or program that failed keeps everything of it, which may
+ * hold back its clean changes too.
  */
 export function touchedBy(targets: readonly Target[], rows: readonly SnapshotRow[], failed: { programIds: string[]; semesterIds: string[] }): Set<string> {
   const touched = new Set<string>();
@@ -80,6 +82,8 @@ export function touchedBy(targets: readonly Target[], rows: readonly SnapshotRow
       if (named) add('event', row.entity_id);
     }
   }
+  const series = new Set(rows.filter((row) => row.entity_type === 'event' && touched.has(`event:${row.entity_id}`)).map(seriesOf));
+  for (const row of rows) if (row.entity_type === 'event' && series.has(seriesOf(row))) add('event', row.entity_id);
   for (const row of rows) {
     const { programId, semesterId } = row.data as { programId?: string; semesterId?: string };
     if ((programId && failed.programIds.includes(programId)) || (semesterId && failed.semesterIds.includes(semesterId))) add(row.entity_type, row.entity_id);
@@ -87,6 +91,8 @@ export function touchedBy(targets: readonly Target[], rows: readonly SnapshotRow
   }
   return touched;
 }
+
+const seriesOf = (row: SnapshotRow) => `${String(row.data.courseId)}|${String(row.data.semesterId)}`;
 
 function entityOf(target: Target): [string, string, 'roomIds' | 'instructorIds' | 'courseId'] {
   if (target.kind === 'room') return ['room', roomIdOf(target.id), 'roomIds'];
