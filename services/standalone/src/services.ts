@@ -77,6 +77,7 @@ async function buildSync(context: EmbeddedContext): Promise<SyncService> {
     planningUnit: config.UPSTREAM_PU,
     intervalSeconds: config.SYNC_INTERVAL_SECONDS,
     timeZone: config.TIME_ZONE,
+    maxBodyBytes: config.UPSTREAM_MAX_BODY_BYTES,
   });
   return { ...sync, stop: () => sync.stop().finally(() => simulator?.stop()) };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { field, readConfig, serviceProcessFields } from '@timetable/config';
+import { DEFAULT_MAX_BODY_BYTES } from './features/upstream-client/fetch-with-retry.js';
 
 /** The sync variables; the standalone config spreads them into its own schema. */
 export const syncConfigFields = {
@@ -7,6 +8,8 @@ export const syncConfigFields = {
   UPSTREAM_BASE_URL: field.url().optional(),
   UPSTREAM_PU: z.coerce.number().int().positive().optional(),
   SYNC_INTERVAL_SECONDS: field.positiveSeconds(300),
+  /** The largest upstream answer read, in bytes; a larger one fails its request. */
+  UPSTREAM_MAX_BODY_BYTES: field.positiveInteger(DEFAULT_MAX_BODY_BYTES),
 };
 
 /** The distributed sync process: its own database, Kafka, and a real upstream. */

@@ -12,6 +12,7 @@ import { SnapshotStore } from './features/snapshot/snapshot-store.js';
 import { StagedEntityStore } from './features/snapshot/staged-entity-store.js';
 import { statusRoutes } from './features/status/status-routes.js';
 import { StarplanClient } from './features/upstream-client/starplan-client.js';
+import { RefusalReport } from './features/validate/refusal-report.js';
 import { SYNC_SCHEMA } from './migrations/index.js';
 
 export interface SyncServiceDeps {
@@ -27,6 +28,8 @@ export interface SyncServiceDeps {
   /** Zone for choosing today's planning unit and for feed times without TZID. */
   timeZone: string;
   fetchTimeoutMs?: number | undefined;
+  /** UPSTREAM_MAX_BODY_BYTES; unset: 32 MiB. */
+  maxBodyBytes?: number | undefined;
   /** Relay poll interval when idle (tests shorten it). */
   relayIdleMs?: number;
 }
@@ -47,7 +50,11 @@ export function createSyncService(deps: SyncServiceDeps): Promise<SyncService> {
   const client = new StarplanClient({
     baseUrl: deps.upstreamBaseUrl,
     timeZone: deps.timeZone,
-    policy: deps.fetchTimeoutMs === undefined ? {} : { timeoutMs: deps.fetchTimeoutMs },
+    policy: {
+      ...(deps.fetchTimeoutMs === undefined ? {} : { timeoutMs: deps.fetchTimeoutMs }),
+      ...(deps.maxBodyBytes === undefined ? {} : { maxBodyBytes: deps.maxBodyBytes }),
+    },
+    refusals: new RefusalReport(logger),
   });
   const bodies = new UpstreamBodyStore({ knex: deps.knex });
   const staged = new StagedEntityStore({ knex: deps.knex });

@@ -18,5 +18,6 @@ runService({
       planningUnit: config.UPSTREAM_PU,
       intervalSeconds: config.SYNC_INTERVAL_SECONDS,
       timeZone: config.TIME_ZONE,
+      maxBodyBytes: config.UPSTREAM_MAX_BODY_BYTES,
     }),
 });

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseGroupCalendar, unescapeText } from '../src/features/upstream-client/parse-ical.js';
 import { UpstreamError } from '../src/features/upstream-client/upstream-error.js';
+import { checkFeed } from '../src/features/validate/check-feed.js';
+
+/** What the client makes of a feed's text: its VEVENTs as read, then checked. */
+const readFeed = (text: string, timeZone: string) => checkFeed(parseGroupCalendar(text), timeZone).records;
 
 const feed = (events: string[], eol = '\r\n') =>
   ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Progotec//StarPlan//DE', ...events, 'END:VCALENDAR', ''].join(eol);
@@ -18,7 +22,7 @@ describe('the planning-group feed', () => {
         'DESCRIPTION:Maschinelles Lernen\\nProf. Dr. Anna Müller\\, Dr. Bernd Schmidt\\nINF-M/FWPM\\nVerlegung',
       ),
     ]);
-    expect(parseGroupCalendar(text, 'UTC')).toEqual([
+    expect(readFeed(text, 'UTC')).toEqual([
       {
         start: '2024-03-25T08:00:00',
         end: '2024-03-25T11:15:00',
@@ -49,7 +53,7 @@ describe('the planning-group feed', () => {
       ],
       '\n',
     );
-    const [occurrence] = parseGroupCalendar(text, 'Europe/Berlin');
+    const [occurrence] = readFeed(text, 'Europe/Berlin');
     expect(occurrence?.summary).toBe('Fachschaft INF');
     expect(occurrence?.lecturerNames).toEqual([]);
     expect(occurrence?.roomShortnames).toEqual([]);
@@ -61,22 +65,22 @@ describe('the planning-group feed', () => {
       vevent('DTSTART;TZID=Europe/Berlin:20240325T080000', 'DTEND;TZID=Europe/Berlin:20240325T093000', 'SUMMARY:A', 'STATUS:CANCELLED'),
       vevent('DTSTART;TZID=Europe/Berlin:20240401T080000', 'DTEND;TZID=Europe/Berlin:20240401T093000', 'SUMMARY:A'),
     ]);
-    expect(parseGroupCalendar(text, 'Europe/Berlin').map((occurrence) => occurrence.start)).toEqual(['2024-04-01T08:00:00']);
+    expect(readFeed(text, 'Europe/Berlin').map((occurrence) => occurrence.start)).toEqual(['2024-04-01T08:00:00']);
   });
 
   it('converts UTC times to local time in the default zone (DST included)', () => {
     const text = feed([vevent('DTSTART:20240401T060000Z', 'DTEND:20240401T073000Z', 'SUMMARY:A')]);
-    const [occurrence] = parseGroupCalendar(text, 'Europe/Berlin');
+    const [occurrence] = readFeed(text, 'Europe/Berlin');
     expect([occurrence?.start, occurrence?.end, occurrence?.timeZone]).toEqual(['2024-04-01T08:00:00', '2024-04-01T09:30:00', 'Europe/Berlin']);
   });
 
   it('rejects a truncated feed', () => {
     const text = feed([vevent('DTSTART;TZID=Europe/Berlin:20240325T080000', 'DTEND;TZID=Europe/Berlin:20240325T093000', 'SUMMARY:A')]);
-    expect(() => parseGroupCalendar(text.slice(0, text.length - 40), 'Europe/Berlin')).toThrow(UpstreamError);
+    expect(() => parseGroupCalendar(text.slice(0, text.length - 40))).toThrow(UpstreamError);
   });
 
   it('accepts an empty calendar', () => {
-    expect(parseGroupCalendar(feed([]), 'Europe/Berlin')).toEqual([]);
+    expect(readFeed(feed([]), 'Europe/Berlin')).toEqual([]);
   });
 
   it('unescapes TEXT values', () => {

@@ -4,9 +4,11 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * Sync's feature folders are the stages of its pipeline, in this order: each may use the stages before it,
- * never one after it, so the folders read top to bottom and no two import each other.
+ * never one after it, so the folders read top to bottom and no two import each other. `validate` holds what
+ * an upstream record must be to enter, and comes first because the reader applies it at the boundary, as it
+ * decodes each answer: what leaves upstream-client is validated.
  */
-const STAGES = ['upstream-client', 'normalise', 'series', 'diff', 'snapshot', 'runs', 'status', 'ical-url'];
+const STAGES = ['validate', 'upstream-client', 'normalise', 'series', 'diff', 'snapshot', 'runs', 'status', 'ical-url'];
 const FEATURES = join(import.meta.dirname, '..', 'src', 'features');
 
 function importedStages(stage: string): string[] {

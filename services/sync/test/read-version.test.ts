@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { READ_VERSION, readFeeds, readLists } from '../src/features/upstream-client/read-upstream.js';
 import { StarplanClient } from '../src/features/upstream-client/starplan-client.js';
-import * as listSchemas from '../src/features/upstream-client/upstream-types.js';
+import * as listSchemas from '../src/features/validate/list-records.js';
 
 /**
  * A small fixed upstream: one planning unit, two programs sharing a group, one location. Its JSON is
@@ -67,7 +67,11 @@ describe('READ_VERSION', () => {
    * after it finds the fingerprint as before and never reads the lists with the new code) and pin the new
    * digest here.
    */
-  const READ: Record<number, string> = { 1: '4b248aed99b3be4ad839ab9202f9ae1ff2649d9fdd25e5c30b705767e84b14af' };
+  const READ: Record<number, string> = {
+    1: '4b248aed99b3be4ad839ab9202f9ae1ff2649d9fdd25e5c30b705767e84b14af',
+    // Records validated at the boundary, with bounds.
+    2: '59c5f9cf47676f4fe3c486c18117e6dcf24a1666f7d654ce8ea72740877a2736',
+  };
 
   it('is raised whenever what a run asks for, or what it reads from a list, changes', async () => {
     const client = new StarplanClient({ baseUrl, timeZone: 'Europe/Berlin' });

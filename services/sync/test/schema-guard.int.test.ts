@@ -1,6 +1,7 @@
 /**
- * A value the entity schema refuses never enters the outbox (it would hold up every later message there):
- * the entity keeps its previous version, the run reports it, and everything else is synced as usual.
+ * A value the entity schema would refuse never gets that far: the upstream record carrying it is refused at
+ * the boundary (features/validate), before the schema guard (schema-guard.test.ts) would have to keep it out
+ * of the outbox. A term whose start is no date is the run's planning unit here, so the run changes nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSyncHarness, type SyncHarness } from './sync-harness.js';
@@ -14,8 +15,8 @@ afterAll(async () => {
   await harness.close();
 });
 
-describe('an upstream value that breaks the entity schema', () => {
-  it('keeps the entity at its previous version and reports the run as partial, syncing everything else', async () => {
+describe('an upstream value that would break the entity schema', () => {
+  it('is refused at the boundary: a run whose planning unit it is changes nothing, and the next one after the repair syncs', async () => {
     const first = await harness.sync();
     expect(first.result.status).toBe('succeeded');
     const periodsBefore = await harness.snapshot('academicPeriod');
@@ -26,17 +27,17 @@ describe('an upstream value that breaks the entity schema', () => {
     harness.sim.simulator.modelChanged();
     harness.sim.simulator.renameLecture({ lectureId: [...harness.sim.simulator.model.lectures.keys()][0]!, name: 'Neu benannt' });
     const { result, changes } = await harness.sync();
-    expect(result.status).toBe('partial');
-    expect(result.errors.length).toBe(periodsBefore.length);
-    expect(result.errors[0]?.errorMessage).toMatch(/^academicPeriod \S+ does not match the timetable.entities.v1 schema: .*startDate/);
-    expect(result.errors.every((error) => error.programId !== null && error.semesterId !== null)).toBe(true);
-    expect(changes.some((change) => change.entityType === 'academicPeriod')).toBe(false);
-    expect(changes.some((change) => change.entityType === 'course' && change.action === 'updated')).toBe(true);
+    expect(result.status).toBe('failed');
+    expect(result.errors).toEqual([expect.objectContaining({ errorMessage: `planning unit ${unit.id} (UPSTREAM_PU) was refused at the boundary` })]);
+    expect(changes).toEqual([]);
     expect(await harness.snapshot('academicPeriod')).toEqual(periodsBefore);
     unit.startdate = startdate;
     harness.sim.simulator.modelChanged();
     const repaired = await harness.sync();
     expect(repaired.result.status).toBe('succeeded');
-    expect(repaired.changes).toEqual([]);
+    // The rename made meanwhile: its course and the title of its events.
+    const kinds = repaired.changes.map((change) => `${change.entityType} ${change.action}`);
+    expect(kinds.filter((kind) => kind === 'course updated')).toHaveLength(1);
+    expect(kinds.every((kind) => kind === 'course updated' || kind === 'event updated')).toBe(true);
   });
 });

@@ -4,7 +4,7 @@ import { topics, type ChangeEvent, type EntityState } from '@timetable/contracts
 import type { Knex } from '@timetable/db';
 import { InProcessBus, type EventBus, type IncomingEvent } from '@timetable/events';
 import { captureLogger, createMigratedKnex } from '@timetable/testing';
-import { createSyncService, type SyncService } from '../src/create-sync-service.js';
+import { createSyncService, type SyncService, type SyncServiceDeps } from '../src/create-sync-service.js';
 import { SYNC_SCHEMA, syncMigrations } from '../src/migrations/index.js';
 
 export const TODAY = '2025-11-12';
@@ -15,8 +15,10 @@ export interface SyncHarness {
   bus: EventBus;
   changes: IncomingEvent<ChangeEvent>[];
   states: IncomingEvent<EntityState>[];
-  /** A sync service reading the simulator, or another upstream (a proxy in front of it). */
-  service(upstreamBaseUrl?: string): Promise<SyncService>;
+  /** What the services logged at warn and above. */
+  logs: () => Record<string, unknown>[];
+  /** A sync service reading the simulator, or another upstream (a proxy in front of it), with settings of its own. */
+  service(upstreamBaseUrl?: string, settings?: Partial<SyncServiceDeps>): Promise<SyncService>;
   /** Runs once and publishes; returns the run and the change records it produced. */
   sync(service?: SyncService): Promise<{ result: Awaited<ReturnType<SyncService['runOnce']>>; changes: ChangeEvent[] }>;
   snapshot(entityType?: string): Promise<{ entity_type: string; entity_id: string; data: Record<string, unknown> }[]>;
@@ -26,13 +28,13 @@ export interface SyncHarness {
 export async function createSyncHarness(seed = 7): Promise<SyncHarness> {
   const sim = await startSimulator({ seed, today: TODAY, port: 0 });
   const { knex, close } = await createMigratedKnex(SYNC_SCHEMA, syncMigrations);
-  const { logger } = captureLogger('warn');
+  const { logger, lines } = captureLogger('warn');
   const bus: EventBus = new InProcessBus(logger);
   const changes: IncomingEvent<ChangeEvent>[] = [];
   const states: IncomingEvent<EntityState>[] = [];
   await bus.subscribe({ groupId: 'test-changes', topic: topics.changes, fromBeginning: true, handleBatch: async (batch) => void changes.push(...batch) }).start();
   await bus.subscribe({ groupId: 'test-entities', topic: topics.entities, fromBeginning: true, handleBatch: async (batch) => void states.push(...batch) }).start();
-  const service = (upstreamBaseUrl = sim.url) =>
+  const service = (upstreamBaseUrl = sim.url, settings: Partial<SyncServiceDeps> = {}) =>
     createSyncService({
       knex,
       bus,
@@ -40,7 +42,7 @@ export async function createSyncHarness(seed = 7): Promise<SyncHarness> {
       upstreamBaseUrl,
       // The simulator places its terms around TODAY, not around the real date.
       planningUnit: sim.simulator.model.currentPuId,
-      intervalSeconds: 3600, timeZone: 'Europe/Berlin', fetchTimeoutMs: 5000 });
+      intervalSeconds: 3600, timeZone: 'Europe/Berlin', fetchTimeoutMs: 5000, ...settings });
   const defaultService = await service();
   return {
     sim,
@@ -48,6 +50,7 @@ export async function createSyncHarness(seed = 7): Promise<SyncHarness> {
     bus,
     changes,
     states,
+    logs: lines,
     service,
     async sync(target = defaultService) {
       const result = await target.runOnce();

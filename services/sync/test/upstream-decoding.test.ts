@@ -89,7 +89,7 @@ describe('StarPlan JSON bodies', () => {
 });
 
 describe('planning unit selection', () => {
-  const units = JSON.parse(readFileSync(`${RECORDED}/getpus.json`, 'utf8'))[0];
+  const units = { records: JSON.parse(readFileSync(`${RECORDED}/getpus.json`, 'utf8'))[0], refusedIds: [] };
   it('takes the unit whose dates contain today', () => {
     expect(selectPlanningUnit(units, '2024-04-01').id).toBe(37);
     expect(selectPlanningUnit(units, '2023-12-01').id).toBe(34);
@@ -100,6 +100,14 @@ describe('planning unit selection', () => {
   it('honours a forced unit and refuses an unknown one', () => {
     expect(selectPlanningUnit(units, '2024-04-01', 33).id).toBe(33);
     expect(() => selectPlanningUnit(units, '2024-04-01', 999)).toThrow(UpstreamError);
+  });
+  it('leaves out a refused unit only while it cannot be the one to choose', () => {
+    const withRefused = (refusedIds: (number | null)[]) => ({ ...units, refusedIds });
+    expect(selectPlanningUnit(withRefused([12]), '2024-04-01').id).toBe(37);
+    expect(selectPlanningUnit(withRefused([12]), '2024-04-01', 33).id).toBe(33);
+    expect(() => selectPlanningUnit(withRefused([999]), '2024-04-01', 999)).toThrow(/was refused at the boundary/);
+    expect(() => selectPlanningUnit(withRefused([null]), '2024-04-01', 998)).toThrow(/was refused at the boundary/);
+    expect(() => selectPlanningUnit(withRefused([12]), '2030-01-01')).toThrow(/which one is current cannot be told/);
   });
 });
 
@@ -199,7 +207,7 @@ describe('StarplanClient over HTTP', () => {
   it('retries a 5xx and then succeeds', async () => {
     failuresLeft = 2;
     requests = 0;
-    await expect(client().programs(37)).resolves.toHaveLength(JSON.parse(readFileSync(`${RECORDED}/getogs_pu37.json`, 'utf8'))[0].length);
+    await expect(client().programs(37).then((programs) => programs.records)).resolves.toHaveLength(JSON.parse(readFileSync(`${RECORDED}/getogs_pu37.json`, 'utf8'))[0].length);
     expect(requests).toBe(3);
   });
 

@@ -1,6 +1,7 @@
 export { createSimulator, type Simulator, type SimulatorOptions, type ResolvedSimulatorOptions } from './simulator.js';
 export { startSimulator, type RunningSimulator, type StartSimulatorOptions } from './start-simulator.js';
 export { Misbehaviours, WILDCARD_KIND, type Failure, type Misbehaviour } from './misbehave.js';
+export { HUGE_NUMBER, RECORD_FAULTS, type RecordFault, type RecordFaultName } from './garble/record-faults.js';
 export { ChurnError, type AddLecturerArgs, type AddOccurrenceArgs } from './churn/operations.js';
 export type { ChurnRecord } from './churn/random-churn.js';
 export { UniversityModel } from './model/university-model.js';

@@ -1,7 +1,8 @@
 /**
  * Failure injection per request kind (the `m` value, or `ical`; `*` for every request), so tests can drive
- * the consumer's timeouts, retries and safety valve.
+ * the consumer's timeouts, retries, safety valve and validation.
  */
+import type { RecordFault } from './garble/record-faults.js';
 
 export type Failure = 'http500' | 'truncate' | 'garbage' | 'empty' | 'error';
 
@@ -12,6 +13,8 @@ export interface Misbehaviour {
    * Content-Type; `empty`: `[[]]` or a feed without events; `error`: the 200-with-error body. */
   failure?: Failure;
   errorText?: string;
+  /** Faults put into single records of the answer (garble/record-faults.ts). */
+  faults?: RecordFault[];
   /** Apply to this many requests, then behave again; unset = until cleared. */
   times?: number;
 }

@@ -6,6 +6,7 @@
  * then filled for every answer, so an unchanged model is served without rendering it again while each export
  * still gets UIDs and a stamp of its own.
  */
+import type { RawEventLines } from '../garble/garble-feed.js';
 import type { ExpectedOccurrence } from '../model/types.js';
 import { escapeText, foldLine } from './ical-text.js';
 
@@ -14,6 +15,8 @@ export const ICAL_CONTENT_TYPE = 'text/calendar; charset=UTF-8';
 export interface CalendarEntry {
   occurrence: ExpectedOccurrence;
   cancelled: boolean;
+  /** Lines a misbehaviour writes instead of the occurrence's own (garble/garble-feed.ts). */
+  raw?: RawEventLines;
 }
 
 /**
@@ -137,20 +140,21 @@ function header(groupShortname: string): string[] {
 }
 
 /** An event's lines after its UID and DTSTAMP. */
-function eventLines({ occurrence, cancelled }: CalendarEntry): string[] {
+function eventLines({ occurrence, cancelled, raw }: CalendarEntry): string[] {
   const description = [occurrence.lectureName, occurrence.lecturerNames.join(', '), occurrence.groupShortname];
   if (occurrence.note !== undefined) description.push(occurrence.note);
+  const tzid = raw?.tzid ?? 'Europe/Berlin';
   return [
-    `DTSTART;TZID=Europe/Berlin:${basicLocal(occurrence.start)}`,
-    `DTEND;TZID=Europe/Berlin:${basicLocal(occurrence.end)}`,
+    `DTSTART;TZID=${tzid}:${raw?.dtstart ?? basicLocal(occurrence.start)}`,
+    `DTEND;TZID=${tzid}:${raw?.dtend ?? basicLocal(occurrence.end)}`,
     `SUMMARY:${escapeText(occurrence.summary)}`,
     `LOCATION:${escapeText(occurrence.roomShortnames.join(', '))}`,
-    `DESCRIPTION:${escapeText(description.join('\n'))}`,
+    `DESCRIPTION:${escapeText(raw?.description ?? description.join('\n'))}`,
     ...(cancelled ? ['STATUS:CANCELLED'] : []),
   ];
 }
 
 /** `2024-03-25T08:00:00` -> `20240325T080000` */
-function basicLocal(local: string): string {
+export function basicLocal(local: string): string {
   return `${local.slice(0, 4)}${local.slice(5, 7)}${local.slice(8, 13)}${local.slice(14, 16)}${local.slice(17, 19)}`;
 }

@@ -3,6 +3,7 @@ import express, { Router, type NextFunction, type Request, type Response } from 
 import { z } from 'zod';
 import { ChurnError } from '../churn/operations.js';
 import type { Simulator } from '../simulator.js';
+import { recordFaultSchema } from '../garble/record-faults.js';
 import { changeSchema } from './admin-changes.js';
 import { integerParam, stringParam } from './query-params.js';
 
@@ -13,6 +14,7 @@ const misbehaveSchema = z.object({
   delayMs: z.number().int().min(0).max(600_000).optional(),
   failure: z.enum(['http500', 'truncate', 'garbage', 'empty', 'error']).optional(),
   errorText: z.string().optional(),
+  faults: z.array(recordFaultSchema).min(1).max(1_000).optional(),
   times: z.number().int().min(1).optional(),
 });
 

@@ -1,6 +1,7 @@
 /** Writes an answer, honouring a misbehaviour's delay, 500, truncation and garbage. */
 import type { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { padded } from '../garble/record-faults.js';
 import type { Misbehaviour } from '../misbehave.js';
 
 export interface Body {
@@ -43,7 +44,7 @@ function send(res: ServerResponse, status: number, contentType: string, bytes: B
 function misbehavedBytes(bytes: Buffer, behaviour: Misbehaviour | undefined): Buffer {
   if (behaviour?.failure === 'truncate') return bytes.subarray(0, Math.floor(bytes.length / 2));
   if (behaviour?.failure === 'garbage') return garbageLike(bytes);
-  return bytes;
+  return padded(bytes, behaviour?.faults);
 }
 
 /**

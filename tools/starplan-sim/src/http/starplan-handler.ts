@@ -9,6 +9,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import { ICAL_CONTENT_TYPE, renderGroupCalendar } from '../encode/group-calendar.js';
 import { encodeLatin1Json, errorPayload, JSON_CONTENT_TYPE, wrapItems } from '../encode/starplan-json.js';
+import { garbleEntries } from '../garble/garble-feed.js';
+import { garbleItems } from '../garble/garble-json.js';
 import type { Misbehaviour, Misbehaviours } from '../misbehave.js';
 import type { UniversityModel } from '../model/university-model.js';
 import { answerIcalQuery, type IcalAnswer } from './ical-query.js';
@@ -120,11 +122,14 @@ function jsonBody(answer: QueryAnswer): Body {
 function misbehavedJson(answer: QueryAnswer, behaviour: Misbehaviour | undefined): QueryAnswer {
   if (behaviour?.failure === 'error') return { error: behaviour.errorText ?? 'internal error' };
   if (behaviour?.failure === 'empty') return { items: [] };
+  if (behaviour?.faults && 'items' in answer) return { items: garbleItems(answer.items, behaviour.faults) };
   return answer;
 }
 
 function misbehavedIcal(answer: IcalAnswer, behaviour: Misbehaviour | undefined): IcalAnswer {
   if (behaviour?.failure === 'error') return { error: behaviour.errorText ?? 'internal error' };
-  if (behaviour?.failure === 'empty' && !('error' in answer)) return { ...answer, entries: [] };
+  if ('error' in answer) return answer;
+  if (behaviour?.failure === 'empty') return { ...answer, entries: [] };
+  if (behaviour?.faults) return { ...answer, entries: garbleEntries(answer.entries, behaviour.faults) };
   return answer;
 }

@@ -3,6 +3,7 @@ import type { AcademicPeriodData, ProgramData, SemesterData } from '@timetable/c
 import type { UpstreamPlanningGroup, UpstreamPlanningUnit, UpstreamProgram } from '../upstream-client/upstream-types.js';
 import { pairScope, programScope, type NormalisedEntity } from './normalised-entity.js';
 import type { UpstreamSnapshot } from '../upstream-client/upstream-snapshot.js';
+import { MAX_INTEGER } from '../validate/bounds.js';
 import { academicPeriodIdOf, programIdOf, semesterIdOf } from './upstream-ids.js';
 
 export function degreeTypeOf(programName: string): string {
@@ -42,10 +43,13 @@ function programEntity(program: UpstreamProgram): NormalisedEntity {
   return { entityType: 'program', entityId: data.id, data, scopes: [] };
 }
 
-/** The semester number is the trailing integer of the shortname (`INF-B 3`), else the list position. */
+/**
+ * The semester number is the trailing integer of the shortname (`INF-B 3`), else the list position: also when
+ * the trailing digits make a number no integer column holds.
+ */
 export function semesterNumberOf(shortname: string, index: number): number {
-  const trailing = /(\d+)\s*$/.exec(shortname)?.[1];
-  return trailing === undefined ? index + 1 : Number(trailing);
+  const trailing = Number(/(\d+)\s*$/.exec(shortname)?.[1]);
+  return Number.isSafeInteger(trailing) && trailing <= MAX_INTEGER ? trailing : index + 1;
 }
 
 function semesterEntity(

@@ -8,7 +8,7 @@ import { normaliseCourses } from '../normalise/normalise-courses.js';
 import { normalisePrograms } from '../normalise/normalise-programs.js';
 import { normaliseInstructors, normaliseRooms } from '../normalise/normalise-resources.js';
 import { pairScope, programScope, snapshotKey, type NormalisedEntity } from '../normalise/normalised-entity.js';
-import type { FeedOccurrence } from '../upstream-client/parse-ical.js';
+import type { FeedOccurrence } from '../validate/feed-occurrence.js';
 import type { UpstreamPlanningGroup } from '../upstream-client/upstream-types.js';
 import type { UpstreamSnapshot } from '../upstream-client/upstream-snapshot.js';
 import { buildEvents, type Lookups } from '../series/build-events.js';
@@ -20,10 +20,11 @@ import { groupsToRead, type GroupToRead, type ScopedFailure } from '../upstream-
 import { failedScopesOf, implausiblyEmptyFeed, keepPrevious, rejectImplausibleLists, type NextEntity } from './safety-valve.js';
 
 /**
- * Raise it when normalise or series change what a feed yields for the same input: every stored feed record
- * then stops matching, so the next run parses and builds every feed again.
+ * Raise it when validate, normalise or series change what a feed yields for the same input: every stored feed
+ * record then stops matching, so the next run parses and builds every feed again. 2: VEVENTs checked at the
+ * boundary (validate/check-feed.ts).
  */
-export const DERIVATION_VERSION = 1;
+export const DERIVATION_VERSION = 2;
 
 /** What a group's events were built from besides the feed body, stored with the body hash (UpstreamBodyStore). */
 export interface FeedDerivation {

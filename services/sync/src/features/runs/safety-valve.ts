@@ -59,7 +59,8 @@ export interface NextEntity {
 
 /**
  * Fresh entities, with previous versions kept for failed scopes and vanished programs deactivated (the
- * previous entry of every program must carry its data).
+ * previous entry of every program must carry its data). A program missing because its record was refused at
+ * the boundary failed its own scope: it is kept as it was, not deactivated.
  */
 export function keepPrevious(
   fresh: ReadonlyMap<string, NextEntity>,
@@ -72,6 +73,10 @@ export function keepPrevious(
     if (failedScopes.size > 0 && entity.scopes.some((scope) => failedScopes.has(scope))) next.set(key, kept);
     else if (entity.entityType === 'program' && !next.has(key)) {
       if (entity.data === null) throw new Error(`the previous data of program ${entity.entityId} was not loaded`);
+      if (failedScopes.has(programScope(Number(entity.data.upstreamId)))) {
+        next.set(key, kept);
+        continue;
+      }
       const data = { ...entity.data, isActive: false };
       next.set(key, { ...kept, data, contentHash: contentHash(data) });
     }

@@ -14,7 +14,7 @@ import { programIdOf, semesterIdOf } from '../normalise/upstream-ids.js';
 import { ScopeCounts } from '../snapshot/scope-counts.js';
 import type { IndexedEntity, SnapshotStore } from '../snapshot/snapshot-store.js';
 import type { StagedEntityStore } from '../snapshot/staged-entity-store.js';
-import type { FeedOccurrence } from '../upstream-client/parse-ical.js';
+import type { FeedOccurrence } from '../validate/feed-occurrence.js';
 import { readAsStored, readPlanningUnits, type LastRead } from '../upstream-client/read-as-stored.js';
 import { groupsToRead, READ_VERSION, readFeeds, readLists, rereadFeeds, type ScopedFailure } from '../upstream-client/read-upstream.js';
 import type { SeenBodies, StarplanClient } from '../upstream-client/starplan-client.js';

@@ -4,7 +4,7 @@
  */
 import { detectSeries } from '@timetable/calendar';
 import type { EventData } from '@timetable/contracts';
-import type { FeedOccurrence } from '../upstream-client/parse-ical.js';
+import type { FeedOccurrence } from '../validate/feed-occurrence.js';
 import type { UpstreamLecture, UpstreamPlanningGroup } from '../upstream-client/upstream-types.js';
 import { pairScope, programScope, type NormalisedEntity } from '../normalise/normalised-entity.js';
 import { academicPeriodIdOf, courseIdOf, eventIdOf, instructorIdOf, programIdOf, roomIdOf, semesterIdOf } from '../normalise/upstream-ids.js';

@@ -1,6 +1,6 @@
 /** Resolving what a feed occurrence names (lecture, rooms, lecturers) to upstream entities. */
 import type { UpstreamLecture } from '../upstream-client/upstream-types.js';
-import type { FeedOccurrence } from '../upstream-client/parse-ical.js';
+import type { FeedOccurrence } from '../validate/feed-occurrence.js';
 
 /** An upstream reference: the id when it resolved, else the name as the feed wrote it. */
 export interface Reference {

@@ -1,7 +1,8 @@
 /** One upstream GET with a timeout and bounded, backed-off retries; returns the bytes and their Content-Type. */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent } from 'undici';
-import { HttpGetError, httpGet, type HttpAnswer } from './http-get.js';
+import { upstreamRecordsRejected } from '../validate/metrics.js';
+import { AnswerTooLargeError, HttpGetError, httpGet, type HttpAnswer } from './http-get.js';
 import { UpstreamError } from './upstream-error.js';
 
 export interface FetchPolicy {
@@ -10,9 +11,13 @@ export interface FetchPolicy {
   retries: number;
   /** Delay before retry n is backoffMs * 2^(n-1). */
   backoffMs: number;
+  /** The largest answer read (UPSTREAM_MAX_BODY_BYTES); a larger one fails its request without a retry. */
+  maxBodyBytes: number;
 }
 
-export const DEFAULT_FETCH_POLICY: FetchPolicy = { timeoutMs: 15_000, retries: 2, backoffMs: 250 };
+export const DEFAULT_MAX_BODY_BYTES = 32 * 2 ** 20;
+
+export const DEFAULT_FETCH_POLICY: FetchPolicy = { timeoutMs: 15_000, retries: 2, backoffMs: 250, maxBodyBytes: DEFAULT_MAX_BODY_BYTES };
 
 /** What an answer said about its version, for a conditional request next time (both optional: StarPlan sends neither). */
 export interface Validators {
@@ -53,7 +58,7 @@ export async function fetchWithRetry<T>(
     const received = attempt === earlier?.attempt ? earlier.fetched : undefined;
     if (attempt > 0 && received === undefined) await sleep(policy.backoffMs * 2 ** (attempt - 1));
     try {
-      return check(received ?? (await fetchOnce(url, policy.timeoutMs, conditional)), attempt);
+      return check(received ?? (await fetchOnce(url, policy, conditional)), attempt);
     } catch (error) {
       lastError = error instanceof UpstreamError ? error : new UpstreamError(`${url}: ${(error as Error).message}`);
       if (!lastError.retryable) throw lastError;
@@ -73,15 +78,19 @@ const MAX_REDIRECTIONS = 5;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 /** undici's dispatch rather than fetch or request: a re-sync is mostly requests, and each of those costs more CPU per request. */
-async function fetchOnce(url: string, timeoutMs: number, conditional: Validators | undefined): Promise<FetchedBody> {
+async function fetchOnce(url: string, policy: FetchPolicy, conditional: Validators | undefined): Promise<FetchedBody> {
   const headers: Record<string, string> = {};
   if (conditional?.etag) headers['if-none-match'] = conditional.etag;
   if (conditional?.lastModified) headers['if-modified-since'] = conditional.lastModified;
   let answer: HttpAnswer;
   try {
-    answer = await getFollowingRedirects(new URL(url), headers, timeoutMs);
+    answer = await getFollowingRedirects(new URL(url), headers, policy);
   } catch (error) {
     const message = (error as Error).message;
+    if (error instanceof AnswerTooLargeError) {
+      upstreamRecordsRejected.inc({ kind: 'answer', reason: 'too_large' });
+      throw new UpstreamError(`GET ${url}: ${message}`, false);
+    }
     if (error instanceof HttpGetError && error.headersReceived) throw new UpstreamError(`GET ${url}: body not received: ${message}`);
     throw new UpstreamError(`GET ${url} failed: ${message}`);
   }
@@ -100,7 +109,7 @@ async function fetchOnce(url: string, timeoutMs: number, conditional: Validators
  * handler of its own although StarPlan answers nearly every one directly. `timeoutMs` bounds all hops
  * together; a 300 (Multiple Choices) is not followed, as it names no single place to go.
  */
-async function getFollowingRedirects(url: URL, headers: Record<string, string>, timeoutMs: number): Promise<HttpAnswer> {
+async function getFollowingRedirects(url: URL, headers: Record<string, string>, { timeoutMs, maxBodyBytes }: FetchPolicy): Promise<HttpAnswer> {
   agent ??= new Agent();
   const deadline = performance.now() + timeoutMs;
   const timedOut = `timed out after ${timeoutMs} ms`;
@@ -108,7 +117,7 @@ async function getFollowingRedirects(url: URL, headers: Record<string, string>, 
   for (let hop = 0; ; hop += 1) {
     const remaining = Math.max(0, Math.ceil(deadline - performance.now()));
     if (hop > 0 && remaining === 0) throw new HttpGetError(timedOut, false);
-    const answer = await httpGet(agent, target, headers, remaining, timedOut);
+    const answer = await httpGet(agent, target, headers, { timeoutMs: remaining, timeoutMessage: timedOut, maxBodyBytes });
     const location = REDIRECT_STATUSES.has(answer.statusCode) ? header(answer.headers, 'location') : undefined;
     // Without a Location (or with an empty one) a 3xx leads nowhere: it is the answer, an HTTP error.
     if (!location || hop === MAX_REDIRECTIONS) return answer;

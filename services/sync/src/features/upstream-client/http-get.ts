@@ -22,16 +22,22 @@ export class HttpGetError extends Error {
   }
 }
 
-/** `timeoutMessage` is what a GET that runs out of time fails with: a redirect's hop names the whole GET's timeout. */
-export function httpGet(
-  dispatcher: Dispatcher,
-  url: URL,
-  headers: Record<string, string>,
-  timeoutMs: number,
-  timeoutMessage = `timed out after ${timeoutMs} ms`,
-): Promise<HttpAnswer> {
+/** The answer was, or announced it would be, larger than the GET may read: asking again would not help. */
+export class AnswerTooLargeError extends HttpGetError {}
+
+export interface HttpGetOptions {
+  timeoutMs: number;
+  /** What a GET that runs out of time fails with: a redirect's hop names the whole GET's timeout. */
+  timeoutMessage?: string;
+  /** The most bytes of body read; a larger answer is cut off and fails (UPSTREAM_MAX_BODY_BYTES). */
+  maxBodyBytes: number;
+}
+
+export function httpGet(dispatcher: Dispatcher, url: URL, headers: Record<string, string>, options: HttpGetOptions): Promise<HttpAnswer> {
+  const { timeoutMs, timeoutMessage = `timed out after ${timeoutMs} ms`, maxBodyBytes } = options;
   return new Promise((resolve, reject) => {
     const exchange = new CollectingExchange(
+      maxBodyBytes,
       (answer) => {
         clearTimeout(timer);
         resolve(answer);
@@ -57,6 +63,7 @@ class CollectingExchange implements Dispatcher.DispatchHandler {
   private cutShort: Error | undefined;
 
   constructor(
+    private readonly maxBodyBytes: number,
     private readonly resolve: (answer: HttpAnswer) => void,
     private readonly reject: (error: HttpGetError) => void,
   ) {}
@@ -82,11 +89,24 @@ class CollectingExchange implements Dispatcher.DispatchHandler {
     if (statusCode < 200) return;
     this.statusCode = statusCode;
     this.headers = headers;
+    // A Content-Length over the limit is refused before a byte of the body is read.
+    const announced = Number(headers['content-length']);
+    if (announced > this.maxBodyBytes) this.cutTooLarge(`announced ${announced} bytes`);
   }
 
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    this.chunks.push(chunk);
+    if (this.settled) return;
     this.size += chunk.length;
+    if (this.size > this.maxBodyBytes) {
+      this.cutTooLarge(`sent more than ${this.maxBodyBytes} bytes`);
+      return;
+    }
+    this.chunks.push(chunk);
+  }
+
+  private cutTooLarge(what: string): void {
+    this.chunks.length = 0;
+    this.cut(new AnswerTooLargeError(`answer too large: ${what}, at most ${this.maxBodyBytes} are read (UPSTREAM_MAX_BODY_BYTES)`, true));
   }
 
   onResponseEnd(): void {
@@ -99,6 +119,7 @@ class CollectingExchange implements Dispatcher.DispatchHandler {
   onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
     if (this.settled) return;
     this.settled = true;
-    this.reject(new HttpGetError((this.cutShort ?? error).message, this.statusCode !== 0));
+    const reason = this.cutShort ?? error;
+    this.reject(reason instanceof AnswerTooLargeError ? reason : new HttpGetError(reason.message, this.statusCode !== 0));
   }
 }

@@ -12,7 +12,7 @@ import { mapConcurrently } from './map-concurrently.js';
 import { ReadAhead } from './read-ahead.js';
 import { UPSTREAM_CONCURRENCY } from './read-upstream.js';
 import { selectPlanningUnit } from './select-planning-unit.js';
-import { groupCalendarRequest, type HashedAnswer, type KnownFeed, type SeenBodies, type StarplanClient } from './starplan-client.js';
+import { groupCalendarRequest, type CheckedList, type HashedAnswer, type KnownFeed, type SeenBodies, type StarplanClient } from './starplan-client.js';
 import { UpstreamError } from './upstream-error.js';
 import type { UpstreamPlanningUnit } from './upstream-types.js';
 
@@ -34,9 +34,9 @@ export interface ReadAsStoredOptions {
   planningUnitsRead?: PlanningUnitsRead | undefined;
 }
 
-/** The planning units as a run read them, and the hash of their answer (`json?m=getpus`). */
+/** The planning units as a run read them (with the ids of those refused), and the hash of their answer (`json?m=getpus`). */
 export interface PlanningUnitsRead {
-  units: readonly UpstreamPlanningUnit[];
+  units: CheckedList<UpstreamPlanningUnit>;
   seen: SeenBodies;
 }
 

@@ -7,7 +7,7 @@
 import type { UpstreamSnapshot } from './upstream-snapshot.js';
 import { mapConcurrently } from './map-concurrently.js';
 import type { PlanningUnitsRead } from './read-as-stored.js';
-import type { FeedOccurrence } from './parse-ical.js';
+import type { FeedOccurrence } from '../validate/feed-occurrence.js';
 import type { CalendarRead, KnownFeed, SeenBodies, StarplanClient } from './starplan-client.js';
 import { selectPlanningUnit } from './select-planning-unit.js';
 import type { LocatedRoom, UpstreamPlanningGroup, UpstreamProgram } from './upstream-types.js';
@@ -51,7 +51,7 @@ export const UPSTREAM_CONCURRENCY = 6;
  * made and, finding every answer as it was, ends without decoding the lists; the run fingerprint holds this
  * version, so that the first run after such a change reads the upstream as usual instead.
  */
-export const READ_VERSION = 1;
+export const READ_VERSION = 2;
 
 export async function readLists(
   client: StarplanClient,
@@ -61,7 +61,7 @@ export async function readLists(
   const bodies = new Map<string, string>(options.planningUnitsRead?.seen);
   const units = options.planningUnitsRead?.units ?? (await client.planningUnits(bodies));
   const planningUnit = selectPlanningUnit(units, options.today, options.forcedPlanningUnit);
-  const [programs, rooms] = await Promise.all([client.programs(planningUnit.id, bodies), readRooms(client, concurrency, bodies)]);
+  const [{ records: programs, refusedIds }, rooms] = await Promise.all([client.programs(planningUnit.id, bodies), readRooms(client, concurrency, bodies)]);
   const upstream: UpstreamSnapshot = {
     planningUnit,
     programs,
@@ -73,7 +73,8 @@ export async function readLists(
     feedValidators: new Map(),
     bodies,
   };
-  const failures: ScopedFailure[] = [];
+  // A program refused at the boundary keeps what it had, as a program whose lists failed does.
+  const failures: ScopedFailure[] = refusedIds.flatMap((og) => (og === null ? [] : [{ og, pgid: null, message: `program ${og} refused at the boundary (getogs)` }]));
   await mapConcurrently(programs, concurrency, async (program) => {
     try {
       const [groups, lecturers] = await Promise.all([
@@ -100,7 +101,7 @@ export async function readFeeds(client: StarplanClient, upstream: UpstreamSnapsh
   await mapConcurrently(groupsToRead(upstream.programs, upstream.groupsByProgram), options.concurrency ?? UPSTREAM_CONCURRENCY, async ({ og, group }) => {
     let read: CalendarRead;
     try {
-      read = await client.groupCalendarUnlessKnown(upstream.planningUnit.id, group.id, options.knownFeeds?.get(group.id), upstream.bodies);
+      read = await client.groupCalendarUnlessKnown(upstream.planningUnit.id, { og, pgid: group.id }, options.knownFeeds?.get(group.id), upstream.bodies);
     } catch (error) {
       failures.push({ og, pgid: group.id, message: messageOf(error) });
       return;
@@ -132,7 +133,7 @@ export async function rereadFeeds(
     let read: CalendarRead;
     try {
       // Unconditional: the body is needed even when it is the known one.
-      read = await client.groupCalendarUnlessKnown(upstream.planningUnit.id, group.id, undefined, upstream.bodies);
+      read = await client.groupCalendarUnlessKnown(upstream.planningUnit.id, { og, pgid: group.id }, undefined, upstream.bodies);
     } catch (error) {
       failures.push({ og, pgid: group.id, message: messageOf(error) });
       return;

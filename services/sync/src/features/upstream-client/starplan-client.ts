@@ -1,26 +1,17 @@
-/** Reads the StarPlan resources sync needs (tools/starplan-sim serves the same), validated into typed lists. */
-import type { z } from 'zod';
+/** Reads the StarPlan resources sync needs (tools/starplan-sim serves the same), validated at the boundary into typed records. */
+import { MAX_FEED_EVENTS } from '../validate/bounds.js';
+import { checkFeed } from '../validate/check-feed.js';
+import { checkList, type ListMethod, type ListRecord } from '../validate/check-list.js';
+import type { FeedOccurrence } from '../validate/feed-occurrence.js';
+import { RefusalReport } from '../validate/refusal-report.js';
 import { calendarBodyHash, jsonBodyHash } from './body-hash.js';
 import { decodeText, unwrapStarplanJson } from './decode-body.js';
 import { DEFAULT_FETCH_POLICY, fetchWithRetry, type EarlierAnswer, type FetchedBody, type FetchPolicy, type Validators } from './fetch-with-retry.js';
 import { syncListsDecoded } from './metrics.js';
-import { parseGroupCalendar, type FeedOccurrence } from './parse-ical.js';
+import { parseGroupCalendar } from './parse-ical.js';
 import type { AnswerAhead, ReadAhead } from './read-ahead.js';
 import { UpstreamError } from './upstream-error.js';
-import {
-  upstreamLecturer,
-  upstreamLocation,
-  upstreamPlanningGroup,
-  upstreamPlanningUnit,
-  upstreamProgram,
-  upstreamRoom,
-  type UpstreamLecturer,
-  type UpstreamLocation,
-  type UpstreamPlanningGroup,
-  type UpstreamPlanningUnit,
-  type UpstreamProgram,
-  type UpstreamRoom,
-} from './upstream-types.js';
+import type { UpstreamLecturer, UpstreamLocation, UpstreamPlanningGroup, UpstreamPlanningUnit, UpstreamProgram, UpstreamRoom } from './upstream-types.js';
 
 export interface StarplanClientSettings {
   /** e.g. `https://splan.example.edu/splan`; `json` and `ical` hang below it. */
@@ -28,6 +19,20 @@ export interface StarplanClientSettings {
   /** Zone for feed times without TZID. */
   timeZone: string;
   policy?: Partial<FetchPolicy>;
+  /** Told of every record refused at the boundary; by default refusals are only counted. */
+  refusals?: RefusalReport;
+}
+
+/** The records of a list that passed, and the ids of those refused (null where no id could be read). */
+export interface CheckedList<T> {
+  records: readonly T[];
+  refusedIds: readonly (number | null)[];
+}
+
+/** A planning group's feed, and the program it is read under (named where its refused records are logged). */
+export interface FeedOfGroup {
+  og: number;
+  pgid: number;
 }
 
 /** Request (relative to the base URL, e.g. `json?m=getpus`) -> hash of the answer that was read. */
@@ -58,7 +63,7 @@ export interface HashedAnswer {
   earlier?: EarlierAnswer;
 }
 
-type Lists = Map<string, { bodyHash: string; items: readonly unknown[] }>;
+type Lists = Map<string, { bodyHash: string; checked: CheckedList<unknown> }>;
 
 export class StarplanClient {
   private readonly baseUrl: string;
@@ -72,10 +77,12 @@ export class StarplanClient {
   private lastLists: Lists = new Map();
   /** What this run already received (withReadAhead); taken instead of asking again. */
   private ahead: ReadAhead | undefined;
+  private readonly refusals: RefusalReport;
 
   constructor(private readonly settings: StarplanClientSettings) {
     this.baseUrl = settings.baseUrl.replace(/\/+$/, '');
     this.policy = { ...DEFAULT_FETCH_POLICY, ...settings.policy };
+    this.refusals = settings.refusals ?? new RefusalReport();
   }
 
   /**
@@ -89,28 +96,30 @@ export class StarplanClient {
     return reading;
   }
 
-  planningUnits(seen?: SeenBodies): Promise<readonly UpstreamPlanningUnit[]> {
-    return this.list({ m: 'getpus' }, upstreamPlanningUnit, seen);
+  /** With the ids of units refused: one of them may be the current one (selectPlanningUnit). */
+  planningUnits(seen?: SeenBodies): Promise<CheckedList<UpstreamPlanningUnit>> {
+    return this.list('getpus', {}, seen);
   }
 
-  locations(seen?: SeenBodies): Promise<readonly UpstreamLocation[]> {
-    return this.list({ m: 'getlocs' }, upstreamLocation, seen);
+  async locations(seen?: SeenBodies): Promise<readonly UpstreamLocation[]> {
+    return (await this.list('getlocs', {}, seen)).records;
   }
 
-  programs(pu: number, seen?: SeenBodies): Promise<readonly UpstreamProgram[]> {
-    return this.list({ m: 'getogs', pu: String(pu) }, upstreamProgram, seen);
+  /** With the ids of programs refused: each is a failure of its program (readLists). */
+  programs(pu: number, seen?: SeenBodies): Promise<CheckedList<UpstreamProgram>> {
+    return this.list('getogs', { pu: String(pu) }, seen);
   }
 
-  planningGroups(pu: number, og: number, seen?: SeenBodies): Promise<readonly UpstreamPlanningGroup[]> {
-    return this.list({ m: 'getPgsExt', pu: String(pu), og: String(og) }, upstreamPlanningGroup, seen);
+  async planningGroups(pu: number, og: number, seen?: SeenBodies): Promise<readonly UpstreamPlanningGroup[]> {
+    return (await this.list('getPgsExt', { pu: String(pu), og: String(og) }, seen)).records;
   }
 
-  rooms(location: number, seen?: SeenBodies): Promise<readonly UpstreamRoom[]> {
-    return this.list({ m: 'getros', loc: String(location) }, upstreamRoom, seen);
+  async rooms(location: number, seen?: SeenBodies): Promise<readonly UpstreamRoom[]> {
+    return (await this.list('getros', { loc: String(location) }, seen)).records;
   }
 
-  lecturers(og: number, seen?: SeenBodies): Promise<readonly UpstreamLecturer[]> {
-    return this.list({ m: 'getles', og: String(og) }, upstreamLecturer, seen);
+  async lecturers(og: number, seen?: SeenBodies): Promise<readonly UpstreamLecturer[]> {
+    return (await this.list('getles', { og: String(og) }, seen)).records;
   }
 
   /** Forgets the kept items of every list not among `read` (a run's requests), once a run has read its lists. */
@@ -124,7 +133,7 @@ export class StarplanClient {
    * the request is conditional, and a 304 costs nothing more; otherwise the body hash decides, and an unchanged
    * feed costs the request and one hash.
    */
-  groupCalendarUnlessKnown(pu: number, pgid: number, known: KnownFeed | undefined, seen?: SeenBodies): Promise<CalendarRead> {
+  groupCalendarUnlessKnown(pu: number, { og, pgid }: FeedOfGroup, known: KnownFeed | undefined, seen?: SeenBodies): Promise<CalendarRead> {
     const request = groupCalendarRequest(pu, pgid);
     // Only a read against the known feed takes what was read ahead, which was read against it too; a read
     // that wants the body whatever its hash (known undefined) asks.
@@ -149,7 +158,10 @@ export class StarplanClient {
         unwrapStarplanJson(text);
         throw new UpstreamError(`upstream answered the calendar of group ${pgid} with JSON`, false);
       }
-      const occurrences = parseGroupCalendar(text, this.settings.timeZone);
+      const checked = checkFeed(parseGroupCalendar(text, MAX_FEED_EVENTS), this.settings.timeZone);
+      this.refusals.report(checked.refused, { request, og, pgid });
+      if (checked.unusable !== undefined) throw new UpstreamError(`calendar of group ${pgid}: ${checked.unusable}`, false);
+      const occurrences: FeedOccurrence[] = checked.records;
       seen?.set(request, bodyHash);
       return { bodyHash, occurrences, validators };
     }, known?.validators, earlierOf(ahead));
@@ -180,33 +192,38 @@ export class StarplanClient {
     }, known.validators);
   }
 
-  private list<T>(query: Record<string, string>, schema: z.ZodType<T>, seen: SeenBodies | undefined): Promise<readonly T[]> {
-    const request = `json?${new URLSearchParams(query).toString()}`;
+  private list<M extends ListMethod>(method: M, params: Record<string, string>, seen: SeenBodies | undefined): Promise<CheckedList<ListRecord<M>>> {
+    const request = `json?${new URLSearchParams({ m: method, ...params }).toString()}`;
     const ahead = this.ahead?.take(request);
     if (ahead?.kind === 'failed') return Promise.reject(ahead.error);
     const last = this.lastLists.get(request);
     if (ahead?.kind === 'known' && last?.bodyHash === ahead.bodyHash) {
       seen?.set(request, ahead.bodyHash);
-      return Promise.resolve(last.items as readonly T[]);
+      return Promise.resolve(last.checked as CheckedList<ListRecord<M>>);
     }
     return fetchWithRetry(`${this.baseUrl}/${request}`, this.policy, ({ bytes, contentType }) => {
       const bodyHash = jsonBodyHash(bytes, contentType);
       const last = this.lastLists.get(request);
-      const items = last?.bodyHash === bodyHash ? (last.items as readonly T[]) : this.decodeList(request, bodyHash, query, schema, bytes, contentType);
+      const checked = last?.bodyHash === bodyHash ? (last.checked as CheckedList<ListRecord<M>>) : this.decodeList(method, { request, params }, { bodyHash, bytes, contentType });
       seen?.set(request, bodyHash);
-      return items;
+      return checked;
     }, undefined, earlierOf(ahead));
   }
 
-  private decodeList<T>(request: string, bodyHash: string, query: Record<string, string>, schema: z.ZodType<T>, bytes: Uint8Array, contentType: string | null): readonly T[] {
+  /** Decodes and checks a list's answer, reports what was refused, and keeps what passed for this body hash. */
+  private decodeList<M extends ListMethod>(
+    method: M,
+    { request, params }: { request: string; params: Record<string, string> },
+    { bodyHash, bytes, contentType }: { bodyHash: string; bytes: Uint8Array; contentType: string | null },
+  ): CheckedList<ListRecord<M>> {
     syncListsDecoded.inc();
-    const items = unwrapStarplanJson(decodeText(bytes, contentType)).map((item, index) => {
-      const parsed = schema.safeParse(item);
-      if (!parsed.success) throw new UpstreamError(`${query.m} item ${index} has an unexpected shape: ${parsed.error.message}`, false);
-      return deepFreeze(parsed.data);
-    });
-    this.lastLists.set(request, { bodyHash, items: Object.freeze(items) });
-    return items;
+    const checked = checkList(method, unwrapStarplanJson(decodeText(bytes, contentType)));
+    this.refusals.report(checked.refused, { request, ...(params.og === undefined ? {} : { og: Number(params.og) }) });
+    if (checked.unusable !== undefined) throw new UpstreamError(checked.unusable, false);
+    const own = checked.refused.filter((refusal) => refusal.pgid === undefined);
+    const list = deepFreeze({ records: checked.records, refusedIds: own.map((refusal) => refusal.id) });
+    this.lastLists.set(request, { bodyHash, checked: list });
+    return list;
   }
 }
 
