@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ZodError } from 'zod';
 import { isDependencyOutage } from './dependency-outage.js';
-import { AppError, PayloadTooLargeError, RouteNotFoundError, ServiceUnavailableError, ValidationError } from './errors.js';
+import { AppError, RouteNotFoundError, ServiceUnavailableError, ValidationError } from './errors.js';
 import { validationDetails } from './validation.js';
 
 export interface ErrorBody {
@@ -36,7 +36,8 @@ function toAppError(raw: unknown): AppError {
   if (raw instanceof ZodError) return new ValidationError('Request validation failed', validationDetails(raw));
   const bodyParserType = (raw as { type?: string } | null)?.type;
   if (bodyParserType === 'entity.parse.failed') return new ValidationError('Malformed JSON body');
-  if (bodyParserType === 'entity.too.large') return new PayloadTooLargeError('the size limit');
+  // The spec's one status for a body it cannot take is 400; a body over the limit is refused like any other.
+  if (bodyParserType === 'entity.too.large') return new ValidationError(`Body validation failed: the body exceeds ${bodyLimitOf(raw)} bytes`);
   if (bodyParserType === 'encoding.unsupported' || bodyParserType === 'charset.unsupported') {
     return new ValidationError('Unsupported body encoding');
   }
@@ -46,4 +47,10 @@ function toAppError(raw: unknown): AppError {
     return new AppError(status, 'BAD_REQUEST', 'Bad request');
   }
   return new AppError(500, 'INTERNAL_ERROR', 'Internal server error');
+}
+
+/** The limit body-parser names on its error, in bytes. */
+function bodyLimitOf(raw: unknown): string {
+  const limit = (raw as { limit?: unknown }).limit;
+  return typeof limit === 'number' ? String(limit) : 'the size limit in';
 }

@@ -57,12 +57,6 @@ export class GoneError extends AppError {
   }
 }
 
-export class PayloadTooLargeError extends AppError {
-  constructor(limit: string) {
-    super(413, 'PAYLOAD_TOO_LARGE', `Request body exceeds ${limit}`);
-  }
-}
-
 export class RateLimitedError extends AppError {
   constructor(readonly retryAfterSeconds: number) {
     super(429, 'RATE_LIMITED', 'Rate limit exceeded, retry later', { retryAfterSeconds });

@@ -8,7 +8,7 @@ export const MAX_BODY_DEPTH = 32;
 const rawBodies = new WeakMap<IncomingMessage, Buffer>();
 
 export interface JsonBodyOptions {
-  /** Largest accepted body; beyond it 413 PAYLOAD_TOO_LARGE. */
+  /** Largest accepted body; beyond it 400 VALIDATION_ERROR. */
   limit: string;
   /** Keeps the bytes received (decompressed), for a proxy that forwards them as they came. */
   keepRaw?: boolean;

@@ -97,11 +97,12 @@ describe('every non-2xx answer is the spec envelope', () => {
     expect((await post(nested(32))).status).toBe(201);
   });
 
-  it('a body over the size limit is 413 PAYLOAD_TOO_LARGE', async () => {
+  it('a body over the size limit is 400 VALIDATION_ERROR naming the limit', async () => {
     const body = JSON.stringify({ name: 'x'.repeat(70_000) });
     const response = await call('/v1/timetable/things', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-    expect(response.status).toBe(413);
-    expectEnvelope(response.body, 'PAYLOAD_TOO_LARGE');
+    expect(response.status).toBe(400);
+    expectEnvelope(response.body, 'VALIDATION_ERROR');
+    expect((response.body as { error: { message: string } }).error.message).toBe('Body validation failed: the body exceeds 65536 bytes');
   });
 
   it('a validation error from a handler is 400 VALIDATION_ERROR', async () => {
