@@ -47,6 +47,7 @@ function resultItem(found, options, error) {
   button.setAttribute('aria-label', `${isProgram ? 'Add the semesters of' : 'Add'} ${labelOf(found)}`);
   const markAdded = () => {
     button.textContent = 'Added';
+    button.setAttribute('aria-label', `Added ${labelOf(found)}`);
     button.setAttribute('aria-disabled', 'true');
   };
   if (!isProgram && options.isPicked(found)) markAdded();

@@ -91,6 +91,7 @@ export class DeliveriesView {
     fill(byId('deliveries-body', HTMLElement), ...deliveries.map((delivery) => this.#row(delivery)));
     byId('deliveries-table', HTMLTableElement).hidden = deliveries.length === 0;
     say(byId('deliveries-status', HTMLElement), meta.total === 0 ? 'No deliveries yet.' : `${meta.total} ${meta.total === 1 ? 'delivery' : 'deliveries'}; page ${meta.page} of ${meta.totalPages}.`);
+    byId('deliveries-pages', HTMLElement).hidden = meta.totalPages <= 1;
     byId('deliveries-newer', HTMLButtonElement).disabled = meta.page <= 1;
     byId('deliveries-older', HTMLButtonElement).disabled = meta.page >= meta.totalPages;
   }

@@ -7,7 +7,7 @@ import { currentKey, forgetKey } from './key-store.js';
 import { WebhooksView } from './webhooks-view.js';
 
 export function startDeveloperView() {
-  const webhooks = new WebhooksView();
+  const webhooks = new WebhooksView(showAccount);
   const keyChanged = () => void showForKey(webhooks);
   startDeveloperKey(keyChanged);
   return { refresh: keyChanged };
@@ -17,6 +17,8 @@ export function startDeveloperView() {
 async function showForKey(webhooks) {
   const account = byId('account', HTMLElement);
   const keyForms = byId('key-forms', HTMLElement);
+  showError(byId('register-error', HTMLElement), '');
+  showError(byId('key-error', HTMLElement), '');
   if (!currentKey()) {
     webhooks.hide();
     account.hidden = true;
@@ -35,6 +37,6 @@ async function showForKey(webhooks) {
   }
   keyForms.hidden = true;
   account.hidden = false;
-  await webhooks.load();
+  await webhooks.load(false);
   byId('account-heading', HTMLElement).focus();
 }

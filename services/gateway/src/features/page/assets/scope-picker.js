@@ -60,7 +60,7 @@ export class ScopePicker {
     const scope = /** @type {Scope} */ (this.#select.value);
     byId('scope-picker', HTMLElement).hidden = scope === 'global';
     if (scope !== 'global') byId('scope-search-label', HTMLElement).textContent = `Find the ${KINDS[scope].label.toLowerCase()} by name`;
-    byId('scope-results', HTMLElement).hidden = true;
+    fill(byId('scope-options', HTMLElement));
     say(byId('scope-status', HTMLElement), '');
     if (this.#chosen?.kind !== scope) this.#choose(null);
   }
@@ -73,22 +73,27 @@ export class ScopePicker {
     try {
       const found = await searchCatalog(this.#search.value, scope);
       this.#renderOptions(found);
-      say(status, found.length === 0 ? `No ${KINDS[scope].plural} found for “${this.#search.value}”.` : `${found.length} found: pick one below.`);
+      say(status, found.length === 0 ? `No ${KINDS[scope].plural} found for “${this.#search.value}”.` : `${found.length} found: choose one below.`);
     } catch (failure) {
       say(status, messageOf(failure));
     }
   }
 
-  /** @param {Found[]} found */
+  /**
+   * One button per match (reachable with Tab alone); the chosen one is pressed.
+   * @param {Found[]} found
+   */
   #renderOptions(found) {
-    const options = found.map((entry, index) => {
-      const radio = h('input', { type: 'radio', name: 'scope-choice', id: `scope-choice-${index}`, value: entry.id });
-      radio.checked = this.#chosen?.id === entry.id;
-      radio.addEventListener('change', () => this.#choose(entry));
-      return h('label', { class: 'check', for: `scope-choice-${index}` }, radio, ` ${entry.name}${entry.detail ? ` (${entry.detail})` : ''}`);
+    const options = found.map((entry) => {
+      const button = h('button', { type: 'button', class: 'small', 'aria-pressed': String(this.#chosen?.id === entry.id) }, 'Choose');
+      button.setAttribute('aria-label', `Choose ${labelOf(entry)}`);
+      button.addEventListener('click', () => {
+        this.#choose(entry);
+        for (const other of byId('scope-options', HTMLElement).querySelectorAll('button')) other.setAttribute('aria-pressed', String(other === button));
+      });
+      return h('li', {}, h('span', { class: 'name' }, entry.name), entry.detail ? h('span', { class: 'detail' }, entry.detail) : null, button);
     });
     fill(byId('scope-options', HTMLElement), ...options);
-    byId('scope-results', HTMLElement).hidden = found.length === 0;
   }
 
   /** @param {Found | null} found */

@@ -14,15 +14,20 @@ export class WebhooksView {
     say(byId('webhooks-status', HTMLElement), `Saved the webhook to ${webhook.url}.`);
     void this.load();
   });
+  /** Called after every load, so what depends on the webhooks (the account's count) follows. */
+  #loaded;
   /** Names of scoped things, by kind and id: a table refresh asks the catalog only for new ones. */
   /** @type {Map<string, Promise<string>>} */
   #scopeNames = new Map();
 
-  constructor() {
+  /** @param {() => Promise<void>} loaded */
+  constructor(loaded) {
+    this.#loaded = loaded;
     byId('new-webhook', HTMLButtonElement).addEventListener('click', () => this.#form.openNew());
   }
 
-  async load() {
+  /** @param {boolean} [tellLoaded] false when the caller has just read what depends on the webhooks itself */
+  async load(tellLoaded = true) {
     const error = byId('webhooks-error', HTMLElement);
     showError(error, '');
     try {
@@ -31,6 +36,7 @@ export class WebhooksView {
       fill(byId('webhooks-body', HTMLElement), ...rows);
       byId('webhooks-table', HTMLTableElement).hidden = data.length === 0;
       byId('webhooks-empty', HTMLElement).hidden = data.length > 0;
+      if (tellLoaded) await this.#loaded();
     } catch (failure) {
       showError(error, messageOf(failure));
     }
