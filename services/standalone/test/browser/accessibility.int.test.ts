@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from './support/axe.js';
-import { DESKTOP, launchBrowser, PHONE, type TestBrowser, type WatchedPage } from './support/browser.js';
+import { describeFailure, DESKTOP, launchBrowser, PHONE, type TestBrowser, type WatchedPage } from './support/browser.js';
 import { readJson, readWeek } from './support/catalog-reads.js';
 import { tabTo } from './support/keyboard.js';
 import { startPageSystem, type PageSystem } from './support/page-system.js';
@@ -27,10 +27,11 @@ beforeAll(async () => {
   roomId = originalEvent.roomId!;
 });
 
-afterEach(() => {
-  const problems = open.flatMap((watched) => watched.problems);
+afterEach(async ({ task }) => {
+  const watched = open;
   open = [];
-  expect(problems).toEqual([]);
+  if (task.result?.state === 'fail') for (const one of watched) console.error(await describeFailure(one));
+  expect(watched.flatMap((one) => one.problems)).toEqual([]);
 });
 
 afterAll(async () => {

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, launchBrowser, PHONE, type TestBrowser, type WatchedPage } from './support/browser.js';
+import { describeFailure, DESKTOP, launchBrowser, PHONE, type TestBrowser, type WatchedPage } from './support/browser.js';
 import { readJson, readWeek } from './support/catalog-reads.js';
 import { startPageSystem, type PageSystem } from './support/page-system.js';
 import { screenshot } from './support/screenshots.js';
@@ -23,10 +23,11 @@ beforeAll(async () => {
   course = { id: courseId, ...(await readJson<{ data: { name: string; code: string } }>(system.origin, `/courses/${courseId}`)).data };
 });
 
-afterEach(() => {
-  const problems = open.flatMap((watched) => watched.problems);
+afterEach(async ({ task }) => {
+  const watched = open;
   open = [];
-  expect(problems).toEqual([]);
+  if (task.result?.state === 'fail') for (const one of watched) console.error(await describeFailure(one));
+  expect(watched.flatMap((one) => one.problems)).toEqual([]);
 });
 
 afterAll(async () => {

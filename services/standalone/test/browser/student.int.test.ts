@@ -1,7 +1,7 @@
 import ICAL from 'ical.js';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, launchBrowser, PHONE, type TestBrowser, type WatchedPage } from './support/browser.js';
+import { describeFailure, DESKTOP, launchBrowser, PHONE, type TestBrowser, type WatchedPage } from './support/browser.js';
 import { labelAfter, occurrencesFromNow, readJson, readWeek, type WeekOccurrence } from './support/catalog-reads.js';
 import { startPageSystem, type PageSystem } from './support/page-system.js';
 import { screenshot } from './support/screenshots.js';
@@ -28,10 +28,11 @@ beforeAll(async () => {
   picks = await twoCoursesInOneRoom(system.origin);
 });
 
-afterEach(() => {
-  const problems = open.flatMap((watched) => watched.problems);
+afterEach(async ({ task }) => {
+  const watched = open;
   open = [];
-  expect(problems).toEqual([]);
+  if (task.result?.state === 'fail') for (const one of watched) console.error(await describeFailure(one));
+  expect(watched.flatMap((one) => one.problems)).toEqual([]);
 });
 
 afterAll(async () => {

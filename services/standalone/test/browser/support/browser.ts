@@ -29,6 +29,17 @@ export interface WatchedPage {
   problems: string[];
 }
 
+/**
+ * For a failed test: a picture of the page in the temporary directory, and what the page showed, so a failure
+ * in CI can be understood from its log.
+ */
+export async function describeFailure({ page }: WatchedPage): Promise<string> {
+  const picture = join(tmpdir(), `timetable-page-failure-${Date.now()}.png`);
+  await page.screenshot({ path: picture, fullPage: true }).catch(() => undefined);
+  const text = await page.evaluate('document.body.innerText').catch((error: unknown) => `(unreadable: ${String(error)})`);
+  return `page ${page.url()}, picture ${picture}, text:\n${String(text).slice(0, 3000)}`;
+}
+
 export interface TestBrowser {
   /** A new tab at this size, with its own session storage. */
   open(viewport?: { width: number; height: number }): Promise<WatchedPage>;
