@@ -28,6 +28,11 @@ export default tseslint.config(
     },
   },
   {
+    // The page's scripts run in the browser (plain ES modules, type-checked through their own tsconfig.json).
+    files: ['services/gateway/src/features/page/assets/**/*.js'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
     files: ['**/config/**/*.ts', '**/config.ts', '**/*.config.ts', '**/test/**/*.ts', 'libs/testing/**/*.ts', 'bench/**', 'scripts/**', 'deploy/docker/*.mjs'],
     rules: { 'no-restricted-syntax': 'off' },
   },

@@ -11,6 +11,8 @@ const FAULT_TESTS = 'services/standalone/test/faults/**/*.int.test.ts';
 // Smoke runs of the benches; the end-to-end one starts a distributed stack, so it runs with those tests.
 const BENCH_TESTS = 'bench/test/**/*.int.test.ts';
 const BENCH_E2E_TEST = 'bench/test/e2e-latency.int.test.ts';
+// The page for people in Debian's chromium (`npm run test:browser`); each file starts the embedded system.
+const BROWSER_TESTS = 'services/standalone/test/browser/**/*.int.test.ts';
 
 const shared = {
   resolve: { conditions },
@@ -37,7 +39,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['{libs,services,tools}/*/test/**/*.int.test.ts', 'deploy/test/**/*.int.test.ts', BENCH_TESTS],
-          exclude: [DISTRIBUTED_TESTS, FAULT_TESTS, BENCH_E2E_TEST, '**/node_modules/**'],
+          exclude: [DISTRIBUTED_TESTS, FAULT_TESTS, BROWSER_TESTS, BENCH_E2E_TEST, '**/node_modules/**'],
           globalSetup: ['libs/testing/src/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
@@ -72,6 +74,21 @@ export default defineConfig({
           maxWorkers: 1,
           fileParallelism: false,
           sequence: { groupOrder: 3 },
+        },
+      },
+      {
+        // A browser and a whole system per file: one file at a time beside nothing else.
+        ...shared,
+        test: {
+          name: 'browser',
+          include: [BROWSER_TESTS],
+          globalSetup: ['libs/testing/src/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          pool: 'forks',
+          maxWorkers: 1,
+          fileParallelism: false,
+          sequence: { groupOrder: 4 },
         },
       },
     ],

@@ -12,6 +12,7 @@ import { asyncApiRoute } from './features/asyncapi/asyncapi-route.js';
 import { authenticateApiKey } from './features/authentication/authenticate-api-key.js';
 import { stripIdentityHeaders } from './features/authentication/strip-identity-headers.js';
 import { docsRoutes } from './features/docs/docs-routes.js';
+import { pageRoutes } from './features/page/page-routes.js';
 import { cachedReads } from './features/cached-reads/cached-reads.js';
 import { buildOpenApiDocument } from './features/openapi/openapi-document.js';
 import { openApiRoute } from './features/openapi/openapi-route.js';
@@ -55,8 +56,8 @@ export interface GatewayDeps {
  * cached-read path before Express sees it; everything else goes through Express, where order matters: legacy
  * redirects answer before anything else (a legacy host gets a 301 even for /health), forged identity
  * headers are dropped before any handler sees them, then the service app adds request ids, logs, metrics,
- * /health, /ready, /metrics, the documents (OpenAPI, AsyncAPI, /docs), and under /v1/timetable: API keys,
- * usage recording, read and sign-up limits, and finally the services.
+ * /health, /ready, /metrics, the documents (OpenAPI, AsyncAPI, /docs), the page for people (/), and under
+ * /v1/timetable: API keys, usage recording, read and sign-up limits, and finally the services.
  */
 export function createGatewayApp(deps: GatewayDeps): RequestListener {
   const apiRoutes = deps.apiRoutes ?? contracts.allApiRoutes;
@@ -80,6 +81,7 @@ export function createGatewayApp(deps: GatewayDeps): RequestListener {
       app.use(openApiRoute(buildOpenApiDocument(apiRoutes)));
       app.use(asyncApiRoute(buildAsyncApiDocument(contracts.topicDocumentation)));
       app.use(docsRoutes());
+      app.use(pageRoutes());
     },
   });
 

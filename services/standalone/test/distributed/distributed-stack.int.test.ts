@@ -4,6 +4,7 @@ import { SYNC_CONNECTIONS_KEPT } from '@timetable/sync';
 import { testInfrastructure } from '@timetable/testing';
 import { verifyWebhookSignature } from '@timetable/webhook-dispatcher';
 import { startStack, type RunningStack } from '../../../../scripts/stack/start-stack.js';
+import { launchBrowser, PHONE } from '../browser/support/browser.js';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver.js';
 
 /**
@@ -126,6 +127,30 @@ describe('distributed stack (one process per service, Kafka + registry, PostgreS
     expect(changes.body.data).toHaveLength(5);
     const ready = await fetch(`${stack.gatewayUrl}/ready`);
     expect(ready.status).toBe(200);
+  });
+
+  it('serves the page at / through the distributed gateway, where a student picks a course and sees its week', async () => {
+    const { body } = await api<{ data: { courses: { name: string; code: string }[] } }>('/search?q=ma&type=course');
+    const course = body.data.courses[0]!;
+    const browser = await launchBrowser();
+    try {
+      const { page, problems } = await browser.open(PHONE);
+      await page.goto(`${stack.gatewayUrl}/`);
+      await page.getByLabel('Find by name').fill(course.name);
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      await page.getByRole('button', { name: `Add Course: ${course.name} (${course.code})`, exact: true }).click();
+      const status = page.locator('#week-status', { hasText: / in week / });
+      await status.waitFor();
+      const [, count, week] = /^(\d+) lectures? in week (\S+)\.$/.exec((await status.textContent()) ?? '') ?? [];
+      expect(week).toBe((await api<{ week: string }>('/week/current')).body.week);
+      expect(await page.locator('#week-days .occurrence').count()).toBe(Number(count));
+      const feed = await fetch((await page.getByLabel('Feed address, for calendar apps that ask for one').inputValue()));
+      expect(feed.status).toBe(200);
+      expect(await feed.text()).toContain('BEGIN:VCALENDAR');
+      expect(problems).toEqual([]);
+    } finally {
+      await browser.close();
+    }
   });
 
   it("opens the sync's kept store connections at start, so its runs find them open", async () => {
