@@ -63,7 +63,7 @@ build_containerfile() {
   cp -r "$HERE/images/$dir" "$context"
   while (($# > 0)) && [[ $1 != -- ]]; do cp -al "$1" "$context/"; shift; done
   [[ ${1:-} == -- ]] && shift
-  podman build --quiet --layers --label "$LABEL=$recipe" -t "$tag" "$@" "$context" >/dev/null
+  podman build --format docker --quiet --layers --label "$LABEL=$recipe" -t "$tag" "$@" "$context" >/dev/null
   rm -rf "$context"
 }
 
@@ -149,7 +149,7 @@ ensure_derived "$REDIS_IMAGE" "$PREFIX/rootfs-redis:$SUITE" redis ROOTFS
 log "building $APP_IMAGE from deploy/docker/Dockerfile"
 app_started=$SECONDS
 printf 'cafile=/run/host-ca.crt\n' >"$STATE/build/npmrc"
-podman build --layers -f "$ROOT/deploy/docker/Dockerfile" --build-arg "NODE_IMAGE=$NODE_IMAGE" \
+podman build --format docker --layers -f "$ROOT/deploy/docker/Dockerfile" --build-arg "NODE_IMAGE=$NODE_IMAGE" \
   -v "$HOST_CA:/run/host-ca.crt:ro" -v "$STATE/build/npmrc:/root/.npmrc:ro" \
   -t "$APP_IMAGE" "$ROOT" >"$STATE/app-build.log" 2>&1 || { tail -n 60 "$STATE/app-build.log" >&2; fail "building $APP_IMAGE failed"; }
 app_size="$(podman image inspect --format '{{.Size}}' "$APP_IMAGE")"

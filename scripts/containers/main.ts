@@ -1,6 +1,6 @@
 /**
  * `npm run test:containers` (after deploy/podman/build-images.sh): docker-compose.yml under podman, with the
- * images the build named. Starts the topology (without Prometheus and Grafana, which no Debian package gives),
+ * images the build named. Runs the image's embedded mode alone, then starts the topology (without Prometheus and Grafana, which no Debian package gives),
  * waits for every service's health check, runs the black-box API suite against the gateway's published port
  * (as scripts/stack/run-black-box.ts does against a process stack), then the restart tests of
  * deploy/podman/test (a service container killed, Kafka restarted, with changes flowing), and tears it all down.
@@ -12,6 +12,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { ComposeStack } from './compose-stack.js';
 import { podman, repoRoot, serviceContainer } from './podman.js';
+import { checkStandalone } from './standalone-check.js';
 
 const PUBLIC_BASE_URL = 'https://timetable.example.edu';
 const SUITE = 'services/standalone/test/api';
@@ -53,12 +54,15 @@ function vitest(args: string[], env: Record<string, string>): Promise<number> {
 const [gatewayPort, simPort] = [await freePort(), await freePort()];
 const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
 const project = `timetable-ct-${process.pid}`;
+const images = imageVariables();
+log(`the image's embedded mode: ${images.TIMETABLE_IMAGE} standalone`);
+await checkStandalone({ image: images.TIMETABLE_IMAGE!, name: `${project}-standalone`, port: await freePort() });
 log(`starting compose project ${project}: gateway on ${gatewayUrl}, simulator on 127.0.0.1:${simPort}`);
 const stack = await ComposeStack.start({
   project,
   services: SERVICES,
   variables: {
-    ...imageVariables(),
+    ...images,
     GATEWAY_PORT: `127.0.0.1:${gatewayPort}`,
     STARPLAN_SIM_PORT: String(simPort),
     WEBHOOK_SECRETS_KEY: randomBytes(32).toString('base64'),
