@@ -42,14 +42,20 @@ export class ComposeStack {
     });
     await waitFor('the podman API socket', 30_000, async () => spawnSync('test', ['-S', socket]).status === 0);
     const stack = new ComposeStack(options, api, socket, startHealthTicker(options.project), logDir);
-    await stack.compose(['up', '-d', '--no-build', ...options.services]);
+    try {
+      await stack.compose(['up', '-d', '--no-build', ...options.services]);
+    } catch (error) {
+      await stack.showUnhealthyLogs();
+      await stack.down();
+      throw error;
+    }
     return stack;
   }
 
   /** Runs docker-compose on the project with the stack's variables (and `overrides`). */
   async compose(args: string[], overrides: Record<string, string> = {}): Promise<void> {
     const env = { ...process.env, ...this.options.variables, ...overrides, DOCKER_HOST: `unix://${this.socket}`, COMPOSE_HTTP_TIMEOUT: '600' };
-    const child = spawn('docker-compose', ['--no-ansi', '-p', this.options.project, '-f', path.join(repoRoot, 'docker-compose.yml'), ...args], {
+    const child = spawn('docker-compose', ['--ansi', 'never', '-p', this.options.project, '-f', path.join(repoRoot, 'docker-compose.yml'), ...args], {
       cwd: repoRoot,
       env,
       stdio: ['ignore', 'inherit', 'inherit'],

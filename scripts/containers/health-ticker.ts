@@ -22,13 +22,12 @@ export function startHealthTicker(project: string): HealthTicker {
         (container) =>
           container.status === 'running' && container.healthIntervalMs > 0 && Date.now() - (lastRun.get(container.name) ?? 0) >= container.healthIntervalMs,
       );
+      // One at a time, as checks that start a JVM or Node compete for two cores with what they check.
       // A failing check exits non-zero; podman records it either way.
-      await Promise.all(
-        due.map((container) => {
-          lastRun.set(container.name, Date.now());
-          return podman(['healthcheck', 'run', container.name], { timeoutMs: 60_000 }).catch(() => undefined);
-        }),
-      );
+      for (const container of due) {
+        lastRun.set(container.name, Date.now());
+        await podman(['healthcheck', 'run', container.name], { timeoutMs: 60_000 }).catch(() => undefined);
+      }
       await new Promise((resolve) => setTimeout(resolve, TICK_MS));
     }
   })();
