@@ -19,6 +19,7 @@ const SUITE = 'services/standalone/test/api';
 const RATE_LIMIT_FILE = `${SUITE}/rate-limits.int.test.ts`;
 /** The tiers rate-limits.int.test.ts asks of the embedded system. */
 const TIGHT_RATE_LIMITS = '3/10s,100/1m,1000/1h';
+const TIGHT_REGISTER_LIMITS = '3/1h';
 const SERVICES = ['kafka', 'kafka-topics', 'registry', 'postgres', 'redis', 'starplan-sim', 'sync', 'catalog-api', 'changes', 'webhook-dispatcher', 'developer-auth', 'gateway'];
 const started = Date.now();
 
@@ -69,6 +70,7 @@ const stack = await ComposeStack.start({
     INTERNAL_AUTH_SECRET: randomBytes(32).toString('hex'),
     PUBLIC_BASE_URL,
     RATE_LIMITS: '1000000/1s',
+    REGISTER_LIMITS: '1000000/1s',
     SYNC_INTERVAL_SECONDS: '86400',
   },
 });
@@ -83,7 +85,7 @@ try {
   const blackBoxEnv = { BLACK_BOX_BASE_URL: gatewayUrl, BLACK_BOX_PUBLIC_BASE_URL: PUBLIC_BASE_URL };
   status = await vitest(['--project', 'integration', ...files], blackBoxEnv);
   log('the rate-limit file, behind a gateway recreated with its tiers and an emptied Redis');
-  await stack.compose(['up', '-d', '--no-deps', 'gateway'], { RATE_LIMITS: TIGHT_RATE_LIMITS });
+  await stack.compose(['up', '-d', '--no-deps', 'gateway'], { RATE_LIMITS: TIGHT_RATE_LIMITS, REGISTER_LIMITS: TIGHT_REGISTER_LIMITS });
   await podman(['exec', (await serviceContainer(project, 'redis')).name, 'redis-cli', 'FLUSHALL']);
   await stack.waitUntilHealthy();
   const rateLimits = await vitest(['--project', 'integration', RATE_LIMIT_FILE], blackBoxEnv);
