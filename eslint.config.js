@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'scripts/infra/target/**', '.data/**', '.infra/**', 'coverage/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', 'scripts/infra/target/**', '.data/**', '.infra/**', '.containers/**', 'coverage/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -19,7 +19,7 @@ export default tseslint.config(
   },
   {
     // Type-aware: in an event-driven codebase a forgotten await is a lost event or an unhandled rejection.
-    files: ['libs/*/{src,test}/**/*.ts', 'services/*/{src,test}/**/*.ts', 'tools/*/{src,test}/**/*.ts', 'bench/**/*.ts', 'scripts/stack/**/*.ts', 'deploy/test/**/*.ts'],
+    files: ['libs/*/{src,test}/**/*.ts', 'services/*/{src,test}/**/*.ts', 'tools/*/{src,test}/**/*.ts', 'bench/**/*.ts', 'scripts/stack/**/*.ts', 'scripts/containers/**/*.ts', 'deploy/test/**/*.ts', 'deploy/podman/test/**/*.ts'],
     languageOptions: { parserOptions: { project: ['./tsconfig.json'], tsconfigRootDir: import.meta.dirname } },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',

@@ -63,6 +63,20 @@ export default defineConfig({
         },
       },
       {
+        // Against docker-compose.yml under podman, which `npm run test:containers` starts and names in CONTAINERS_*.
+        ...shared,
+        test: {
+          name: 'containers',
+          include: ['deploy/podman/test/**/*.test.ts'],
+          testTimeout: 900_000,
+          hookTimeout: 300_000,
+          pool: 'forks',
+          maxWorkers: 1,
+          fileParallelism: false,
+          sequence: { groupOrder: 4 },
+        },
+      },
+      {
         // One file at a time, each owning its private services (`npm run test:faults`).
         ...shared,
         test: {

@@ -19,6 +19,7 @@ interface ComposeService {
   environment?: Record<string, string | number | boolean | null>;
   ports?: string[];
   healthcheck?: { test: string[] };
+  volumes?: string[];
 }
 interface ComposeFile {
   services: Record<string, ComposeService>;
@@ -90,9 +91,24 @@ describe('docker-compose.yml', () => {
   it('runs the infrastructure, the simulator, every service and Prometheus', () => {
     const names = Object.keys(compose.services);
     expect(names).toEqual(expect.arrayContaining(['kafka', 'registry', 'postgres', 'redis', 'starplan-sim', 'prometheus', ...SERVICES]));
-    expect(compose.services.kafka?.image).toBe('apache/kafka:3.9.1');
+    expect(interpolate(compose.services.kafka?.image ?? null)).toBe('apache/kafka:3.9.1');
     expect(compose.services.kafka?.environment?.KAFKA_PROCESS_ROLES).toBe('broker,controller');
-    expect(compose.services.registry?.image).toMatch(/^apicurio\/apicurio-registry:/);
+    expect(interpolate(compose.services.registry?.image ?? null)).toMatch(/^apicurio\/apicurio-registry:/);
+  });
+
+  it('keeps the Kafka log in its volume', () => {
+    const kafka = compose.services.kafka;
+    expect(kafka?.volumes).toContain(`kafka-data:${kafka?.environment?.KAFKA_LOG_DIRS}`);
+  });
+
+  it('uses the registry images unless a variable names another, as build-images.sh does for local ones', () => {
+    const written = [...readFileSync(fromRoot('deploy/podman/build-images.sh'), 'utf8').matchAll(/^([A-Z_]+_IMAGE)=\$/gm)].map((match) => match[1]);
+    for (const [name, service] of Object.entries(compose.services)) {
+      if (name === 'prometheus' || name === 'grafana') continue;
+      const variable = /^\$\{([A-Z_]+_IMAGE):-[^}]+\}$/.exec(service.image ?? '')?.[1];
+      expect(variable, name).toBeDefined();
+      expect(written, name).toContain(variable);
+    }
   });
 
   it('builds every service from the one image and picks it by its command', () => {
