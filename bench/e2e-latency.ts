@@ -27,7 +27,7 @@ function positiveNumber(name: string, fallback: number): number {
 }
 
 const CHANGES = Math.floor(positiveNumber('BENCH_CHANGES', 30));
-/** The stack's own variables (README, "Distributed mode on one machine"), with short bench defaults. */
+/** The stack's own variables (docs/running.md, "Distributed mode on one machine"), with short bench defaults. */
 const SYNC_INTERVAL_SECONDS = positiveNumber('SYNC_INTERVAL_SECONDS', 1);
 const DELIVERY_INTERVAL_SECONDS = positiveNumber('DELIVERY_INTERVAL_SECONDS', 1);
 /** Give up on one change after this long (it is then reported as lost). */

@@ -1,5 +1,5 @@
 /**
- * The bench's upstream beside a bare server (docs/bench-history/sync.md, "The simulator's own cost"): the StarPlan
+ * The bench's upstream beside a bare server (bench/README.md, "Sync at scale"): the StarPlan
  * simulator at BENCH_SCALE (default 10) and a bare `node:http` server sending the very bytes the simulator
  * answered, each in a process of its own, read in turn by one client (six at a time, as the sync reads) for
  * BENCH_PASSES passes each (default 20) over the group feeds of the current term. Reports the CPU time each

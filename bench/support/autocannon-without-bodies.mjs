@@ -2,7 +2,7 @@
  * Loaded into the autocannon child of every load test (`node --import`): response bodies are counted, never
  * decoded. autocannon appends each body chunk to a string, which decodes it as UTF-8, and on a body with
  * umlauts V8 takes its slow path: 190 µs for the 44 kB semester feed against 13 µs for the same bytes in
- * ASCII (docs/bench-history/catalog.md, "The load generator"). So the load generator, not the server, capped
+ * ASCII. So the load generator, not the server, capped
  * every route whose bodies hold non-ASCII text, as real timetables' do. The benchmarks never look at a body (no
  * `expectBody`, `verifyBody` or `onResponse`), so leaving it undecoded changes only what the client costs.
  */

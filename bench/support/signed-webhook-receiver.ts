@@ -1,13 +1,13 @@
 /**
  * A webhook subscriber on 127.0.0.1 for benches: answers 204 at once, notes when each request's body was
- * complete, and checks both signatures the way the README ("Verifying the signature") tells subscribers to,
+ * complete, and checks both signatures the way docs/receiving-webhooks.md ("Verifying the signature") tells subscribers to,
  * independently of the dispatcher's own code.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** The README's replay window. */
+/** The replay window docs/receiving-webhooks.md gives subscribers. */
 const MAX_SKEW_SECONDS = 300;
 
 export interface ReceivedWebhook {

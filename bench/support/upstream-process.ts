@@ -53,7 +53,7 @@ export async function startUpstreamProcess(name: string, script: string, env: Re
 /**
  * V8 flags that keep a process serving as a busy server does across pauses of its one client: V8 takes a pause
  * for idleness, gives back memory and drops the bytecode of functions it has not run for a while, and the next
- * pass pays to get them back (docs/bench-history/sync.md, "the simulator's own warm-up").
+ * pass pays to get them back.
  */
 export const BUSY_SERVER_V8_FLAGS = ['--no-memory-reducer', '--no-flush-bytecode'] as const;
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { commaList, logLevel, port, positiveInteger, url } from './config-fields.js';
 
 /**
- * The variables every service process of the distributed mode reads (README, "Distributed mode on one machine"), spread into
+ * The variables every service process of the distributed mode reads (README, "Configuration"), spread into
  * each service's own config schema. KAFKA_TOPIC_PREFIX lets several stacks share one cluster;
  * CONSUMER_RETRY_BUDGET_SECONDS is how long a consumer retries a batch that fails because something it needs
  * is down before it gives up and the process exits non-zero (to be restarted).

@@ -5,7 +5,7 @@ import { icalDomainOf } from '@timetable/catalog-api';
 import { secretsKeyField, webhookConfigFields } from '@timetable/webhook-dispatcher';
 import { syncConfigFields } from '@timetable/sync';
 
-/** Every configuration variable the embedded mode understands (README, "Running it"). */
+/** Every configuration variable the embedded mode understands (README, "Configuration"). */
 const schema = z.object({
   PORT: field.port(3000),
   DATA_DIR: z.string().default('./.data'),

@@ -66,9 +66,9 @@ describe('verifyWebhookSignature', () => {
   });
 });
 
-describe('the receiver example in the README', () => {
+describe('the receiver example in docs/receiving-webhooks.md', () => {
   it('behaves like the exported function', async () => {
-    const guide = await readFile(path.join(import.meta.dirname, '../../../README.md'), 'utf8');
+    const guide = await readFile(path.join(import.meta.dirname, '../../../docs/receiving-webhooks.md'), 'utf8');
     const example = [...guide.matchAll(/```ts\n([\s\S]*?)```/g)]
       .map((match) => match[1])
       .find((block) => block?.includes('export function verifyWebhookSignature'));
@@ -84,9 +84,9 @@ describe('the receiver example in the README', () => {
   });
 });
 
-describe('the Standard Webhooks receiver example in the README', () => {
+describe('the Standard Webhooks receiver example in docs/receiving-webhooks.md', () => {
   it('accepts what the dispatcher signs, like the standardwebhooks library, and rejects what it should', async () => {
-    const guide = await readFile(path.join(import.meta.dirname, '../../../README.md'), 'utf8');
+    const guide = await readFile(path.join(import.meta.dirname, '../../../docs/receiving-webhooks.md'), 'utf8');
     const example = [...guide.matchAll(/```ts\n([\s\S]*?)```/g)]
       .map((match) => match[1])
       .find((block) => block?.includes('export function verifyStandardWebhook'));

@@ -20,7 +20,7 @@ export interface TruthOccurrence {
   localStart: string;
   start: Date;
   end: Date;
-  /** The course (lecture) name: the occurrence summary (README, "Choices where the interface leaves room"). */
+  /** The course (lecture) name: the occurrence summary (docs/api.md, "Choices where the interface leaves room"). */
   summary: string;
   code: string;
   room: { id: string; name: string; building: string } | null;

@@ -2,7 +2,7 @@
  * The upstream contract: `json?m=...` and `ical?...`, errors as HTTP 200 bodies. A plain Node handler in
  * front of the express app rather than an express router: the simulator stands in for a server on another
  * machine, but shares the benchmark's cores with the client it serves, and express's routing cost several
- * times what sending a kept feed costs (docs/bench-history/sync.md, "The simulator's own cost"). Every other request
+ * times what sending a kept feed costs (`npm run bench:upstream` measures both). Every other request
  * (the admin routes, anything unknown) goes on to the express app.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';

@@ -21,8 +21,8 @@ export function changeListRequest(input: ChangeListQuery, afterPosition?: number
   const since = input.since === undefined ? undefined : parseInstant(input.since);
   if (since === null) return { kind: 'empty', error: INVALID_SINCE };
   const ids = [input.programId, input.semesterId, input.courseId];
-  // A malformed id can equal no stored uuid, so it matches nothing rather than being a 400 (README, "Choices
-  // where the interface leaves room").
+  // A malformed id can equal no stored uuid, so it matches nothing rather than being a 400 (docs/api.md,
+  // "Choices where the interface leaves room").
   if (ids.some((id) => id !== undefined && !z.uuid().safeParse(id).success)) return { kind: 'empty' };
   return {
     kind: 'query',

@@ -11,7 +11,7 @@ type Relations = Pick<ChangeEvent, 'programId' | 'semesterId' | 'courseId' | 'ro
 const idOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 const firstOf = (value: unknown): string | null => (Array.isArray(value) ? idOrNull(value[0]) : null);
 
-/** What a change belongs to, for webhook scopes (README, "Choices where the interface leaves room"). */
+/** What a change belongs to, for webhook scopes (docs/api.md, "Choices where the interface leaves room"). */
 export function relationsOf(change: EntityChange): Relations {
   const data = change.newData ?? change.previousData ?? {};
   const none: Relations = { programId: null, semesterId: null, courseId: null, roomId: null, instructorId: null };

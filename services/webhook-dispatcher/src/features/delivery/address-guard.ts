@@ -3,7 +3,7 @@ import type { LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
 import type { AddressPolicy } from '../addresses/address-policy.js';
 
-/** The start of every `errorMessage` of an attempt refused by the address rules (README, "Receiving webhooks"). */
+/** The start of every `errorMessage` of an attempt refused by the address rules (docs/webhooks.md). */
 export const ADDRESS_NOT_ALLOWED = 'Address not allowed';
 
 /**

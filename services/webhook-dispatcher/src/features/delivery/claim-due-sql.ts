@@ -178,7 +178,7 @@ export interface ClaimServerTimeouts {
  * It also turns off PostgreSQL's JIT compilation for the claim: the planner cannot know the per-webhook
  * limit, overestimates the candidates by two orders of magnitude once the table has statistics, and the
  * estimate crosses `jit_above_cost`; compiling the statement then took about 70 ms, four times the claim's
- * own work (docs/bench-history/webhooks.md, fifth pass).
+ * own work.
  * And it bounds how long the transaction can hold the lock, all local to it (the pooled connection is back to
  * the server's settings after it): the server ends the session should the transaction sit idle for `idleMs`
  * (a claimer whose network went silent between the statements, or whose process stopped), cancels a later
