@@ -22,7 +22,7 @@ async function startEmbedded(dataDir: string): Promise<Started> {
   );
   const lines: Record<string, unknown>[] = [];
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('embedded mode not ready within 30 s')), 30_000);
+    const timer = setTimeout(() => reject(new Error('embedded mode not ready within 90 s')), 90_000);
     child.once('exit', (code) => reject(new Error(`embedded mode exited with ${code}`)));
     createInterface({ input: child.stdout! }).on('line', (line) => {
       const entry = JSON.parse(line) as Record<string, unknown>;
@@ -59,7 +59,7 @@ describe('npm start (embedded mode)', () => {
     } finally {
       expect(await stop(started)).toBe(0);
     }
-  });
+  }, 180_000);
 
   it('reuses the data directory on a second start', async () => {
     const started = await startEmbedded(dataDir);
@@ -69,5 +69,5 @@ describe('npm start (embedded mode)', () => {
     } finally {
       expect(await stop(started)).toBe(0);
     }
-  });
+  }, 180_000);
 });
