@@ -37,7 +37,7 @@ describe('deploy/docker/Dockerfile', () => {
   });
 
   it('builds with npm ci and tsc -b, and runs the compiled output', () => {
-    const build = stages[0]!.instructions.map((instruction) => instruction.args).join('\n');
+    const build = stages.find((stage) => stage.name === 'build')!.instructions.map((instruction) => instruction.args).join('\n');
     expect(build).toMatch(/npm ci\b/);
     expect(build).toMatch(/npm run build/);
     expect(readFileSync(fromRoot('deploy/docker/run-service.sh'), 'utf8')).toMatch(/dist\/main\.js/);
