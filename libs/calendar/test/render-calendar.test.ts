@@ -1,5 +1,5 @@
 import ICAL from 'ical.js';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderCalendar, type CalendarEvent } from '../src/index.js';
 
 // ical.js does not know RFC 7986 NAME or the X-WR-CALNAME convention; both are TEXT, so tell it, and
@@ -157,5 +157,19 @@ describe('a large feed', () => {
     );
     const text = renderCalendar({ name: 'Feed', events });
     expect(text.match(/^BEGIN:VEVENT\r$/gm)).toHaveLength(1500);
+  });
+});
+
+describe('byte stability', () => {
+  afterEach(() => vi.useRealTimers());
+
+  // Cached bodies, ETags and Last-Modified rest on it: nothing in a feed may come from the clock.
+  it('renders the same input to the same bytes whenever it is rendered', () => {
+    const document = { name: 'Feed', refreshIntervalSeconds: 3600, events: [event(1), event(2, { description: 'x', location: 'y' })] };
+    vi.useFakeTimers({ now: new Date('2026-03-01T00:00:00Z') });
+    const first = renderCalendar(document);
+    vi.setSystemTime(new Date('2027-07-15T13:14:15Z'));
+    expect(renderCalendar(document)).toBe(first);
+    expect(first).not.toMatch(/2026030|20270715/);
   });
 });
