@@ -219,6 +219,20 @@ describe.each([
     await screenshot(page, `free-rooms-${name.replace(/\W+/g, '-')}`);
   });
 
+  it('late in the evening presets tomorrow morning, a window the API accepts, rather than one past midnight', async () => {
+    const watched = await browser.open(viewport);
+    open.push(watched);
+    // 23:05 in Berlin: the next quarter hour and 90 minutes after it would end at 00:45.
+    await watched.page.clock.setFixedTime(new Date('2026-12-07T22:05:00Z'));
+    await watched.page.goto(`${system.origin}/#free-rooms`);
+    await expect.poll(() => watched.page.getByLabel('Day').inputValue()).toBe('2026-12-08');
+    expect(await watched.page.getByLabel('From').inputValue()).toBe('08:00');
+    expect(await watched.page.getByLabel('Until').inputValue()).toBe('09:30');
+    await watched.page.getByRole('button', { name: 'Find free rooms' }).click();
+    await watched.page.locator('#free-rooms-status', { hasText: /free\.$/ }).waitFor();
+    expect(await watched.page.getByRole('alert').filter({ hasText: /\S/ }).count()).toBe(0);
+  });
+
   it('shows the API\'s message when the window ends before it starts', async () => {
     const page = await openPage(viewport, '/#free-rooms');
     await page.getByLabel('From').fill('12:00');

@@ -5,6 +5,7 @@ import { formatDateTime, formatTime, toLocalInputValue } from './format.js';
 
 const QUARTER_HOUR_MS = 15 * 60_000;
 const DEFAULT_WINDOW_MS = 90 * 60_000;
+const MORNING_HOUR = 8;
 
 export function startFreeRoomsView() {
   presetWindow();
@@ -29,10 +30,17 @@ export async function loadBuildings() {
   }
 }
 
-/** The next quarter hour and 90 minutes after it, today. */
+/**
+ * The next quarter hour and 90 minutes after it; late in the evening, when that window would run past
+ * midnight (a window is one day's, so its end would read as before its start), tomorrow morning instead.
+ */
 function presetWindow() {
-  const from = new Date(Math.ceil(Date.now() / QUARTER_HOUR_MS) * QUARTER_HOUR_MS);
-  const to = new Date(from.getTime() + DEFAULT_WINDOW_MS);
+  let from = new Date(Math.ceil(Date.now() / QUARTER_HOUR_MS) * QUARTER_HOUR_MS);
+  let to = new Date(from.getTime() + DEFAULT_WINDOW_MS);
+  if (to.getDate() !== from.getDate()) {
+    from = new Date(from.getFullYear(), from.getMonth(), from.getDate() + 1, MORNING_HOUR);
+    to = new Date(from.getTime() + DEFAULT_WINDOW_MS);
+  }
   const [day, fromTime] = toLocalInputValue(from).split('T');
   byId('free-date', HTMLInputElement).value = day ?? '';
   byId('free-from', HTMLInputElement).value = fromTime ?? '';
