@@ -80,6 +80,7 @@ describe('the benches (smoke runs)', () => {
     const report = await done.result<CatalogReport>('latest.json');
     expect(report.routes.map((route) => route.name.replace(/\d{4}-W\d{2}/, '<week>').replace(/<\d+ courses>/, '<n courses>'))).toEqual([
       '/week/<week>?groupIds=<one group>',
+      '/week/current?groupIds=<one group>',
       '/week/<week>',
       '/semesters/:id/courses',
       '/ical/:semesterId (cached)',

@@ -2,6 +2,7 @@ export type { LocalDate, LocalDateTime } from './local-date-time.js';
 export { addDaysToLocalDate, addMinutesToLocal, isoWeekdayOf, localDateTimeToFloatingMs, localDateToFloatingMs } from './local-date-time.js';
 export { instantToLocal, localDateOf, localToInstant } from './zoned-time.js';
 export type { IsoWeek, LabelledIsoWeek, WeekRange } from './iso-week.js';
+export { weekLabelClock } from './week-label-clock.js';
 export {
   WEEK_PATTERN,
   formatWeekLabel,

@@ -67,6 +67,8 @@ const schema = z.object({
   PORT: field.port(3000),
   PUBLIC_BASE_URL: field.url().optional(),
   LOG_LEVEL: field.logLevel(),
+  /** The zone of the catalog's weeks, as the catalog reads it: `/week/current` is resolved in it. */
+  TIME_ZONE: field.timeZone(),
   ...gatewayEdgeFields,
   REDIS_URL: field.url().optional(),
   /** Namespaces the rate-limit keys when several stacks share one Redis. */

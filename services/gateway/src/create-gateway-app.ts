@@ -3,6 +3,7 @@ import express, { Router } from 'express';
 import * as contracts from '@timetable/contracts';
 import type { ApiRoute, KeyVerifier } from '@timetable/contracts';
 import type { RateLimiter, RateTier, ResponseStore } from '@timetable/cache';
+import { weekLabelClock } from '@timetable/calendar';
 import type { EventBus } from '@timetable/events';
 import { createServiceApp, type DeveloperIdentity, type ReadinessCheck } from '@timetable/http';
 import type { Logger } from '@timetable/observability';
@@ -47,6 +48,13 @@ export interface GatewayDeps {
   publicBaseUrl: string;
   legacyHosts: string[];
   trustProxy: TrustProxy;
+  /**
+   * TIME_ZONE, the zone of the catalog's weeks: with it (and `responses`), `/week/current` takes the
+   * cached-read path too, as the URL of the week it names at that instant. Without it, it takes Express.
+   */
+  timeZone?: string;
+  /** The clock `/week/current` is resolved by; the system clock unless given. */
+  now?: () => Date;
   /** The documented routes; defaults to the whole route contract. */
   apiRoutes?: readonly ApiRoute[];
 }
@@ -100,6 +108,7 @@ export function createGatewayApp(deps: GatewayDeps): RequestListener {
       trustProxy: gateway.get('trust proxy fn') as (address: string, hop: number) => boolean,
       legacyHosts: deps.legacyHosts,
       logger: deps.logger,
+      ...(deps.timeZone === undefined ? {} : { currentWeek: weekLabelClock(deps.timeZone, deps.now ?? (() => new Date())) }),
     },
     (req, res) => void gateway(req, res),
   );

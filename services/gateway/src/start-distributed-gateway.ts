@@ -56,6 +56,7 @@ export async function startDistributedGateway(config: GatewayConfig, logger: Log
     // The catalog's rendered responses, when both share REDIS_URL and REDIS_KEY_PREFIX; without Redis every
     // request takes the Express path to the services.
     ...(redis ? { responses: new ResponseStore(new RedisCache(redis)) } : {}),
+    timeZone: config.TIME_ZONE,
     bus,
     publicBaseUrl: config.publicBaseUrl,
     legacyHosts: config.LEGACY_HOSTS,

@@ -28,7 +28,7 @@ describe('gateway configuration', () => {
     expect(config.publicBaseUrl).toBe('http://localhost:3000');
   });
 
-  it('reads tiers, legacy hosts (lower-cased), trust proxy and the public base URL', () => {
+  it('reads tiers, legacy hosts (lower-cased), trust proxy, the public base URL and the time zone', () => {
     const config = loadGatewayConfig({
       ...required,
       RATE_LIMITS: '3/1s,5/1m',
@@ -36,6 +36,7 @@ describe('gateway configuration', () => {
       LEGACY_HOSTS: 'Old.example.edu, older.example.edu',
       TRUST_PROXY: '1',
       PUBLIC_BASE_URL: 'https://api.example.edu/',
+      TIME_ZONE: 'America/New_York',
     });
     expect(config.RATE_LIMITS).toEqual([
       { limit: 3, windowSeconds: 1 },
@@ -45,16 +46,17 @@ describe('gateway configuration', () => {
     expect(config.LEGACY_HOSTS).toEqual(['old.example.edu', 'older.example.edu']);
     expect(config.TRUST_PROXY).toBe(1);
     expect(config.publicBaseUrl).toBe('https://api.example.edu');
+    expect(config.TIME_ZONE).toBe('America/New_York');
   });
 
   it('names every bad variable', () => {
     try {
-      loadGatewayConfig({ ...required, RATE_LIMITS: 'lots', REGISTER_LIMITS: '0/1m', TRUST_PROXY: 'everyone', INTERNAL_AUTH_SECRET: 'short', SYNC_URL: 'nope' });
+      loadGatewayConfig({ ...required, RATE_LIMITS: 'lots', REGISTER_LIMITS: '0/1m', TRUST_PROXY: 'everyone', INTERNAL_AUTH_SECRET: 'short', SYNC_URL: 'nope', TIME_ZONE: 'Mars/Olympus' });
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(ConfigError);
       const message = (error as Error).message;
-      for (const name of ['RATE_LIMITS', 'REGISTER_LIMITS', 'TRUST_PROXY', 'INTERNAL_AUTH_SECRET', 'SYNC_URL']) expect(message).toContain(name);
+      for (const name of ['RATE_LIMITS', 'REGISTER_LIMITS', 'TRUST_PROXY', 'INTERNAL_AUTH_SECRET', 'SYNC_URL', 'TIME_ZONE']) expect(message).toContain(name);
     }
   });
 });

@@ -51,6 +51,7 @@ export async function startEmbeddedSystem(
       rateTiers: config.RATE_LIMITS,
       registerTiers: config.REGISTER_LIMITS,
       responses: new ResponseStore(context.cache),
+      timeZone: config.TIME_ZONE,
       bus,
       publicBaseUrl: config.publicBaseUrl,
       legacyHosts: config.LEGACY_HOSTS,

@@ -16,6 +16,12 @@ export const MAX_ENTRY_SECONDS = 60;
  */
 export const MAX_URL_KEY_LENGTH = 2_048;
 
+/** A request URL (path and query, as received) and the route pattern that answers it. */
+export interface UrlEntry {
+  url: string;
+  route: string;
+}
+
 /** A body with the instant it last changed, sent as Last-Modified; null sends none. */
 export interface DatedBody {
   body: string;
@@ -29,10 +35,11 @@ export interface CachedBody {
   cacheControl: string;
   ttlSeconds: number;
   /**
-   * Whether the body is a function of the request URL alone, so the gateway may answer the same URL from the
-   * cache without asking this service. False for answers that depend on the clock (`/week/current`).
+   * The URL whose answer the body is, so the gateway may answer that URL from the cache without asking this
+   * service, and the route pattern its answers are counted under: by default the request's own. An answer that
+   * depends on the clock (`/week/current`) names the URL it is the answer to (that of the week it resolved to).
    */
-  sameForUrl?: boolean;
+  urlEntry?: UrlEntry;
   render(): Promise<string | DatedBody>;
 }
 
@@ -74,9 +81,10 @@ export class ResponseCache {
       entry = { ...rendered(await options.render()), contentType: options.contentType, cacheControl: options.cacheControl, route };
       if (version >= 0) await this.remember(version, options.key, entry, options.ttlSeconds);
     }
-    if (version >= 0 && options.sameForUrl !== false && req.originalUrl.length <= MAX_URL_KEY_LENGTH) {
-      // Labelled with this request's route: the shared entry may have been rendered for another (/week/current).
-      await this.remember(version, requestUrlKey(req.originalUrl), { ...entry, route }, options.ttlSeconds);
+    const urlEntry = options.urlEntry ?? { url: req.originalUrl, route };
+    if (version >= 0 && urlEntry.url.length <= MAX_URL_KEY_LENGTH) {
+      // Labelled with the URL's route: the shared entry may have been rendered for another (/week/current).
+      await this.remember(version, requestUrlKey(urlEntry.url), { ...entry, route: urlEntry.route }, options.ttlSeconds);
     }
     res.setHeader('ETag', entry.etag);
     res.setHeader('Cache-Control', entry.cacheControl);

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Router } from 'express';
 import { MemoryCache } from '@timetable/cache';
 import { entityKey, topics, type EntityDataByType, type EntityState, type EntityType } from '@timetable/contracts';
 import type { Knex } from '@timetable/db';
@@ -28,6 +29,8 @@ export interface CatalogHarness {
   knex: Knex;
   cache: MemoryCache;
   clock: { now: Date };
+  /** The service's routes, for a gateway put in front of them in the same process. */
+  routes: Router;
   publish(states: (EntityState | { tombstone: string })[]): Promise<void>;
   get(path: string, headers?: Record<string, string>): Promise<Response>;
   json<T = Record<string, unknown>>(path: string): Promise<{ status: number; body: T }>;
@@ -55,6 +58,7 @@ export async function startCatalog(now = new Date('2026-03-01T00:00:00.000Z'), c
     knex: database.knex,
     cache,
     clock,
+    routes: module.routes,
     publish: (states) =>
       bus.publish(
         states.map((state) =>

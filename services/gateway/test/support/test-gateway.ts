@@ -38,6 +38,9 @@ export interface TestGatewayOptions {
   upstreams?: (identity: DeveloperIdentity) => Router[];
   /** Turns the cached-read path on, reading from this store. */
   responses?: ResponseStore;
+  /** With `responses`, turns the cached-read path on for `/week/current` as well, resolved by `now`. */
+  timeZone?: string;
+  now?: () => Date;
 }
 
 /** A gateway on a free port in front of fake services, with a fake key store and a captured usage topic. */
@@ -72,6 +75,8 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     trustProxy: options.trustProxy ?? false,
     ...(options.apiRoutes ? { apiRoutes: options.apiRoutes } : {}),
     ...(options.responses ? { responses: options.responses } : {}),
+    ...(options.timeZone ? { timeZone: options.timeZone } : {}),
+    ...(options.now ? { now: options.now } : {}),
   });
   const server: RunningServer = await listen(app, 0, '127.0.0.1');
   return {

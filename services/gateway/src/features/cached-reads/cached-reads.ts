@@ -1,10 +1,11 @@
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import proxyaddr from 'proxy-addr';
-import { isNotModified, requestUrlKey, type ResponseStore, type StoredResponse } from '@timetable/cache';
+import type { IncomingMessage, RequestListener } from 'node:http';
+import { requestUrlKey, type ResponseStore, type StoredResponse } from '@timetable/cache';
 import { API_PREFIX, observeRequest, requestIdOf } from '@timetable/http';
 import { counter, type Logger } from '@timetable/observability';
 import { isKeyRoute } from '../authentication/key-routes.js';
-import { rateLimitHeaderList, type PublicReadLimit, type ReadCheck } from '../rate-limit/public-read-limit.js';
+import type { PublicReadLimit, ReadCheck } from '../rate-limit/public-read-limit.js';
+import { clientAddress, hasBody, mayBeLegacyHost, writeStored, type Exchange, type TrustProxyFn } from './cached-read-requests.js';
+import { CURRENT_WEEK_ROUTE, currentWeekUrl } from './current-week-url.js';
 
 // Tallied in plain numbers and handed to the counter when /metrics is read: a labelled increment per request
 // costs as much as a good part of answering it.
@@ -43,9 +44,23 @@ export interface CachedReadDeps {
   responses: ResponseStore;
   limit: PublicReadLimit;
   /** Express' compiled 'trust proxy' function: the client address is the one `req.ip` would give. */
-  trustProxy: (address: string, hop: number) => boolean;
+  trustProxy: TrustProxyFn;
   legacyHosts: string[];
   logger: Logger;
+  /**
+   * The label of the ISO week containing now in TIME_ZONE. With it, `/week/current` is looked up as the URL
+   * of that week, resolved per request; without it, `/week/current` takes the Express path.
+   */
+  currentWeek?: () => string;
+}
+
+/** One request on this path, from its lookup to its answer. */
+interface CachedRead extends Exchange {
+  /** The URL looked up: the request's own, or for `/week/current` that of the week it names now. */
+  url: string;
+  /** The route pattern its answer is counted under; '' for the stored entry's own. */
+  route: string;
+  started: number;
 }
 
 /**
@@ -65,7 +80,7 @@ export function cachedReads(deps: CachedReadDeps, passOn: RequestListener): Requ
   /** Requests handed to Express: a failure after that (Express throwing) must not hand them over again. */
   const passedOn = new WeakSet<IncomingMessage>();
 
-  function handOff(req: IncomingMessage, res: ServerResponse): void {
+  function handOff({ req, res }: CachedRead): void {
     passedOn.add(req);
     passOn(req, res);
   }
@@ -73,63 +88,72 @@ export function cachedReads(deps: CachedReadDeps, passOn: RequestListener): Requ
   const eligible = (req: IncomingMessage): boolean =>
     req.method === 'GET' && req.url !== undefined && req.url.startsWith(API_PATH_START) && !hasBody(req) && !mayBeLegacyHost(req, legacyHosts);
 
-  function lookUpAndCharge(req: IncomingMessage, res: ServerResponse, url: string): void {
-    const started = performance.now();
-    const entry = lookUp(deps.responses, url);
-    if (entry instanceof Promise) entry.then((found) => charge(req, res, url, started, found)).catch((error: unknown) => failed(req, res, error));
-    else charge(req, res, url, started, entry);
+  /** `/week/current` is looked up as the URL of the week it names now, and counted under its own route. */
+  function resolveCurrentWeek(read: CachedRead): void {
+    const weekUrl = deps.currentWeek ? currentWeekUrl(read.url, deps.currentWeek) : undefined;
+    if (weekUrl === undefined) return;
+    read.url = weekUrl;
+    read.route = CURRENT_WEEK_ROUTE;
   }
 
-  function charge(req: IncomingMessage, res: ServerResponse, url: string, started: number, entry: StoredResponse | null): void {
-    if (!entry || !isKeyless(entry, url)) {
+  function lookUpAndCharge(read: CachedRead): void {
+    const entry = lookUp(deps.responses, read.url);
+    if (entry instanceof Promise) entry.then((found) => charge(read, found)).catch((error: unknown) => failed(read, error));
+    else charge(read, entry);
+  }
+
+  function charge(read: CachedRead, entry: StoredResponse | null): void {
+    if (!entry || !isKeyless(entry, read.url)) {
       misses += 1;
-      return handOff(req, res);
+      return handOff(read);
     }
     // Charged only now: a miss is charged by the Express path, once, like any other read.
-    const decision = deps.limit.consume(clientAddress(req, deps.trustProxy));
-    if (decision instanceof Promise) decision.then((outcome) => schedule(req, res, url, started, entry, outcome)).catch((error: unknown) => failed(req, res, error));
-    else schedule(req, res, url, started, entry, decision);
+    const decision = deps.limit.consume(clientAddress(read.req, deps.trustProxy));
+    if (decision instanceof Promise) decision.then((outcome) => schedule(read, entry, outcome)).catch((error: unknown) => failed(read, error));
+    else schedule(read, entry, decision);
   }
 
-  function schedule(req: IncomingMessage, res: ServerResponse, url: string, started: number, entry: StoredResponse, decision: ReadCheck): void {
+  function schedule(read: CachedRead, entry: StoredResponse, decision: ReadCheck): void {
     // From here on the request is charged: whatever passes it on, the Express path must not charge it again.
     if (decision !== 'unlimited' && !decision.allowed) {
-      deps.limit.handOver(req, decision);
-      return handOff(req, res);
+      deps.limit.handOver(read.req, decision);
+      return handOff(read);
     }
     // Written in the loop's check phase, once the poll phase has read every request that arrived with this
     // one: under load a turn then reads a batch and writes a batch, instead of answering each request while
     // its neighbours wait to be read. The same work costs a quarter less CPU a request that way
     // (docs/performance.md, "Answering after the turn's reads").
-    setImmediate(answerAfterThisTurnsReads, req, res, url, started, entry, decision);
+    setImmediate(answerAfterThisTurnsReads, read, entry, decision);
   }
 
-  function answerAfterThisTurnsReads(req: IncomingMessage, res: ServerResponse, url: string, started: number, entry: StoredResponse, decision: ReadCheck): void {
+  function answerAfterThisTurnsReads(read: CachedRead, entry: StoredResponse, decision: ReadCheck): void {
     // The client left while the turn read its neighbours: nothing to write, and like a request Express never
     // finished it is not counted as answered (the limiter has charged it, as it would have on that path).
-    if (req.socket?.destroyed) return;
+    if (read.req.socket?.destroyed) return;
     try {
-      answer(req, res, url, started, entry, decision);
+      answer(read, entry, decision);
     } catch (error) {
-      deps.limit.handOver(req, decision);
-      failed(req, res, error);
+      deps.limit.handOver(read.req, decision);
+      failed(read, error);
     }
   }
 
-  function answer(req: IncomingMessage, res: ServerResponse, url: string, started: number, entry: StoredResponse, decision: ReadCheck): void {
-    const id = requestIdOf(req);
-    const status = write(req, res, entry, id, decision);
-    hitsByRoute.set(entry.route, (hitsByRoute.get(entry.route) ?? 0) + 1);
-    observeRequest({ service: 'gateway', method: 'GET', route: entry.route, status: String(status) }, (performance.now() - started) / 1000);
+  function answer(read: CachedRead, entry: StoredResponse, decision: ReadCheck): void {
+    const id = requestIdOf(read.req);
+    const status = writeStored(read, entry, id, decision);
+    const route = read.route || entry.route;
+    hitsByRoute.set(route, (hitsByRoute.get(route) ?? 0) + 1);
+    observeRequest({ service: 'gateway', method: 'GET', route, status: String(status) }, (performance.now() - read.started) / 1000);
     answered += 1;
     if (deps.logger.isLevelEnabled('debug') || answered % CACHED_READ_LOG_EVERY === 0) {
       const level = deps.logger.isLevelEnabled('debug') ? 'debug' : 'info';
-      const responseTime = Math.round(performance.now() - started);
-      deps.logger[level]({ req: { id, method: 'GET', url }, res: { statusCode: status }, responseTime, cachedRead: true }, 'request completed');
+      const responseTime = Math.round(performance.now() - read.started);
+      deps.logger[level]({ req: { id, method: 'GET', url: read.req.url }, res: { statusCode: status }, responseTime, cachedRead: true }, 'request completed');
     }
   }
 
-  function failed(req: IncomingMessage, res: ServerResponse, error: unknown): void {
+  function failed(read: CachedRead, error: unknown): void {
+    const { req, res } = read;
     deps.logger.error({ err: error, url: req.url }, 'cached read failed');
     // Express has it and threw out of its own error handling: a second hand-off could answer twice, and no
     // answer at all would leave the client waiting, so the connection is closed unless an answer went out.
@@ -140,15 +164,17 @@ export function cachedReads(deps: CachedReadDeps, passOn: RequestListener): Requ
     // Answered already (the failure came after the bytes went out, in metrics or logging): nothing to do.
     if (res.writableEnded) return;
     if (res.headersSent) res.destroy();
-    else handOff(req, res);
+    else handOff(read);
   }
 
   return (req, res) => {
     if (!eligible(req)) return passOn(req, res);
+    const read: CachedRead = { req, res, url: req.url ?? '', route: '', started: performance.now() };
     try {
-      lookUpAndCharge(req, res, req.url ?? '');
+      resolveCurrentWeek(read);
+      lookUpAndCharge(read);
     } catch (error) {
-      failed(req, res, error);
+      failed(read, error);
     }
   };
 }
@@ -161,38 +187,4 @@ function lookUp(responses: ResponseStore, url: string): StoredResponse | null | 
   } catch {
     return null;
   }
-}
-
-// All headers in one writeHead, as a flat list of names and values: setting them one by one costs more than
-// the rest of a hit's own work, and a list spares Node the walk over an object's keys.
-function write(req: IncomingMessage, res: ServerResponse, entry: StoredResponse, requestId: string, decision: ReadCheck): number {
-  const headers = decision === 'unlimited' ? ['X-Request-Id', requestId] : ['X-Request-Id', requestId, ...rateLimitHeaderList(decision)];
-  headers.push('ETag', entry.etag, 'Cache-Control', entry.cacheControl);
-  if (entry.lastModified !== '') headers.push('Last-Modified', entry.lastModified);
-  if (isNotModified(req.headers, entry)) {
-    res.writeHead(304, headers).end();
-    return 304;
-  }
-  headers.push('Content-Type', entry.contentType, 'Content-Length', String(entry.body.length));
-  res.writeHead(200, headers).end(entry.body);
-  return 200;
-}
-
-/** `req.ip` as Express computes it: without X-Forwarded-For that is the socket's address, whatever is trusted. */
-function clientAddress(req: IncomingMessage, trustProxy: CachedReadDeps['trustProxy']): string | undefined {
-  return req.headers['x-forwarded-for'] === undefined ? req.socket.remoteAddress : proxyaddr(req, trustProxy);
-}
-
-// A GET body is parsed (and can be refused) by the Express path; such requests are left to it.
-function hasBody(req: IncomingMessage): boolean {
-  const length = req.headers['content-length'];
-  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
-}
-
-// The legacy-host redirect compares host names; a forwarded host is left to it as well.
-function mayBeLegacyHost(req: IncomingMessage, legacyHosts: Set<string>): boolean {
-  if (legacyHosts.size === 0) return false;
-  if (req.headers['x-forwarded-host'] !== undefined) return true;
-  const host = req.headers.host?.toLowerCase() ?? '';
-  return legacyHosts.has(host) || legacyHosts.has(host.replace(/:\d+$/, ''));
 }
