@@ -3,10 +3,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { captureLogger } from '@timetable/testing';
 import type { EndpointBreakers } from '../src/features/breaker/endpoint-breakers.js';
 import type { AttemptResult } from '../src/features/delivery/attempt-exchange.js';
-import { CLAIM_AHEAD_FACTOR, DeliveryDispatcher } from '../src/features/delivery/delivery-dispatcher.js';
+import { DeliveryDispatcher } from '../src/features/delivery/delivery-dispatcher.js';
+import { CLAIM_AHEAD_FACTOR } from '../src/features/delivery/dispatcher-settings.js';
 import type { ClaimedDelivery, ClaimRequest, DeliveryStore } from '../src/features/delivery/delivery-store.js';
 import { dueDeliveries } from '../src/features/delivery/delivery-metrics.js';
-import { SLOW_AFTER_MS } from '../src/features/delivery/host-queues.js';
+import { SLOW_AFTER_MS } from '../src/features/delivery/host-reputation.js';
 import type { HttpSender } from '../src/features/delivery/http-sender.js';
 import { RECORD_DELAY_MS } from '../src/features/delivery/outcome-recorder.js';
 
