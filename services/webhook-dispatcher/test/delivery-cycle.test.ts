@@ -8,7 +8,7 @@ import { CLAIM_AHEAD_FACTOR } from '../src/features/delivery/dispatcher-settings
 import type { ClaimedDelivery, ClaimRequest, DeliveryStore } from '../src/features/delivery/delivery-store.js';
 import { dueDeliveries } from '../src/features/delivery/delivery-metrics.js';
 import { SLOW_AFTER_MS } from '../src/features/delivery/host-reputation.js';
-import type { HttpSender } from '../src/features/delivery/http-sender.js';
+import type { HttpSender, PostOptions } from '../src/features/delivery/http-sender.js';
 import { RECORD_DELAY_MS } from '../src/features/delivery/outcome-recorder.js';
 
 /**
@@ -89,7 +89,7 @@ function senderInMemory(atOnce: string[]) {
   const sent: Record<string, number> = {};
   const answered: AttemptResult = { ok: true, responseCode: 204, responseBody: null, errorMessage: null };
   const sender = {
-    post: (url: string, _headers: Record<string, string>, _body: string, shutdown?: AbortSignal): Promise<AttemptResult> => {
+    post: (url: string, _headers: Record<string, string>, _body: string, { shutdown }: PostOptions = {}): Promise<AttemptResult> => {
       const host = new URL(url).host;
       sent[host] = (sent[host] ?? 0) + 1;
       if (atOnce.includes(host)) return Promise.resolve(answered);

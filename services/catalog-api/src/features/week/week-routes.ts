@@ -7,8 +7,15 @@ import type { WeekService } from './week-service.js';
 
 const WEEK_TTL_SECONDS = 3600;
 
+/** The week a request asks for, its filter, and whether its URL always names that week (not /week/current). */
+interface WeekAsked {
+  label: string;
+  selection: ParsedOccurrenceFilter;
+  sameForUrl: boolean;
+}
+
 export function weekRoutes(service: WeekService, responses: ResponseCache): Router {
-  const send = async (req: Request, res: Response, label: string, selection: ParsedOccurrenceFilter, sameForUrl: boolean) => {
+  const send = async (req: Request, res: Response, { label, selection, sameForUrl }: WeekAsked) => {
     service.assertLabel(label);
     await responses.send(req, res, {
       key: `week:${label}?${selection.key}`,
@@ -22,7 +29,7 @@ export function weekRoutes(service: WeekService, responses: ResponseCache): Rout
   return contractRouter(weekApi, {
     // /week/current is cached under the week it resolves to, so it shares entries with /week/:week; its URL
     // names a different week each Monday, so the gateway must not answer it by URL.
-    current: ({ req, res, query }) => send(req, res, service.currentLabel(), parseOccurrenceFilter(query()), false),
-    week: ({ req, res, params, query }) => send(req, res, params.week, parseOccurrenceFilter(query()), true),
+    current: ({ req, res, query }) => send(req, res, { label: service.currentLabel(), selection: parseOccurrenceFilter(query()), sameForUrl: false }),
+    week: ({ req, res, params, query }) => send(req, res, { label: params.week, selection: parseOccurrenceFilter(query()), sameForUrl: true }),
   });
 }
