@@ -5,23 +5,21 @@
  * show how much one dead subscriber slows the others. Contacts only 127.0.0.1.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
-import { Agent, request } from 'undici';
 import { topics, type ChangeEvent } from '@timetable/contracts';
 import { createKnex, migrateToLatest } from '@timetable/db';
 import { InProcessBus } from '@timetable/events';
 import { DeveloperIdentity } from '@timetable/http';
 import { createLogger } from '@timetable/observability';
 import { serveModule } from '@timetable/service-kit';
-import { createWebhookService, deliveryHeaders, webhookMigrations, WEBHOOKS_SCHEMA } from '@timetable/webhook-dispatcher';
+import { createWebhookService, webhookMigrations, WEBHOOKS_SCHEMA } from '@timetable/webhook-dispatcher';
 import { formatProfile, profileWhile, type ProfileSummary } from './support/cpu-profile.js';
 import { median } from './support/median.js';
-import { procCpuSeconds } from './support/proc-cpu.js';
 import { resultsDir } from './support/results-dir.js';
+import { bareLoop, measuredBareLoop } from './support/webhook-bare-loop.js';
+import { cpuSeconds, withAdmin } from './support/webhook-bench-cpu.js';
+import { answerHeld, startReceiver, timeUntilDelivered, type Receiver } from './support/webhook-receivers.js';
 
 /** A count of rounds from the environment: a whole number of at least `least`, else the run stops at once. */
 function rounds(name: string, fallback: number, least: number): number {
@@ -45,44 +43,12 @@ const DEAD_ROUNDS = rounds('BENCH_DEAD_ROUNDS', 8, 0);
 const NEW_DEAD_ROUNDS = rounds('BENCH_NEW_DEAD_ROUNDS', 5, 1);
 /** Pairs of a dispatch batch and a bare loop the throughput ratio is the median of. */
 const RATIO_ROUNDS = rounds('BENCH_RATIO_ROUNDS', 5, 1);
-/** Longer than the second within which an answer shows the dispatcher a host answers (SLOW_AFTER_MS in host-queues.ts). */
+/** Longer than the second within which an answer shows the dispatcher a host answers (SLOW_AFTER_MS in host-reputation.ts). */
 const HELD_AT_LEAST_MS = 1500;
 const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 /** BENCH_PROFILE=1: a CPU profile of this process (dispatcher and receivers) during a dispatch batch of its own. */
 const PROFILE = process.env.BENCH_PROFILE === '1';
 const PROFILE_FILE = path.join(resultsDir, 'webhook-dispatch.cpuprofile');
-
-interface Receiver {
-  url: string;
-  received: number;
-  server: Server;
-  /** A dead receiver's requests, held unanswered until `answerHeld`. */
-  held: ServerResponse[];
-}
-
-/** A subscriber that answers 204 at once and counts; `dead` accepts the request and never answers on its own. */
-async function startReceiver(dead = false): Promise<Receiver> {
-  const receiver = { url: '', received: 0, held: [] } as unknown as Receiver;
-  receiver.server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      if (dead) {
-        receiver.held.push(res);
-        return;
-      }
-      receiver.received += 1;
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
-  receiver.url = `http://127.0.0.1:${(receiver.server.address() as AddressInfo).port}/hook`;
-  return receiver;
-}
-
-/** Ends what a dead receiver holds, so the attempts waiting for it end (after a while: their host stays slow). */
-function answerHeld(receiver: Receiver): void {
-  for (const res of receiver.held.splice(0)) res.writeHead(204).end();
-}
 
 function change(): ChangeEvent {
   return {
@@ -93,103 +59,9 @@ function change(): ChangeEvent {
   };
 }
 
-async function withAdmin(work: (client: pg.Client) => Promise<void>): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
-/**
- * CPU seconds used so far by this process and by the PostgreSQL backends serving `database` (read from
- * /proc, so only where the server runs on this machine; null elsewhere). Per delivery, the two show what the
- * dispatcher costs beyond the HTTP a bare loop does.
- */
-async function cpuSeconds(database: string): Promise<{ node: number; mainThread: number; postgres: number | null }> {
-  const usage = process.cpuUsage();
-  const mainThread = await mainThreadCpuSeconds();
-  let postgres: number | null = 0;
-  await withAdmin(async (client) => {
-    const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [database]);
-    for (const { pid } of rows) {
-      const seconds = await procCpuSeconds(`/proc/${pid}/stat`);
-      postgres = seconds === null || postgres === null ? null : postgres + seconds;
-    }
-  });
-  return { node: (usage.user + usage.system) / 1e6, mainThread, postgres };
-}
-
-/**
- * CPU seconds of this process's main thread alone (the event loop, which bounds the throughput); the process's
- * total also counts V8's garbage collection helpers and libuv's threads.
- */
-async function mainThreadCpuSeconds(): Promise<number> {
-  const seconds = await procCpuSeconds(`/proc/self/task/${process.pid}/stat`);
-  if (seconds === null) throw new Error('the main thread\'s CPU time is read from /proc, which this machine lacks');
-  return seconds;
-}
-
-/**
- * Deliveries per second until every live receiver holds `perReceiver` more deliveries than at the start and
- * `run` has returned: a delivery cycle returns once every outcome is written, which counts as its work.
- */
-async function timeUntilDelivered(live: Receiver[], perReceiver: number, run: () => Promise<void>): Promise<number> {
-  const before = live.map((receiver) => receiver.received);
-  const started = performance.now();
-  const running = run();
-  while (live.some((receiver, index) => receiver.received - before[index]! < perReceiver)) await new Promise((resolve) => setTimeout(resolve, 5));
-  await running;
-  const seconds = (performance.now() - started) / 1000;
-  return (perReceiver * live.length) / seconds;
-}
-
-/**
- * The bare baseline: CONCURRENCY workers POSTing a body of the same size to the receivers in turn, with the
- * headers a signed delivery carries (made once, so the loop does none of the dispatcher's work): the same
- * request on the wire, so the ratio is what claiming, signing and recording cost beyond the HTTP.
- */
-async function bareLoop(live: Receiver[], total: number, bodySize: number): Promise<number> {
-  const agent = new Agent({ connections: CONCURRENCY });
-  const body = 'x'.repeat(bodySize);
-  const headers = deliveryHeaders(body, new Date(), 'bench-secret-0123456789', randomUUID());
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < total) {
-        const receiver = live[next % live.length]!;
-        next += 1;
-        const response = await request(receiver.url, { method: 'POST', body, dispatcher: agent, headers });
-        await response.body.dump();
-      }
-    }),
-  );
-  const rate = total / ((performance.now() - started) / 1000);
-  await agent.close();
-  return rate;
-}
-
-interface BareRun {
-  rate: number;
-  /** CPU seconds of this process (loop and receivers), and of its main thread alone. */
-  cpu: number;
-  mainThread: number;
-}
-
-async function measuredBareLoop(live: Receiver[], total: number, bodySize: number): Promise<BareRun> {
-  const cpuBefore = process.cpuUsage();
-  const mainBefore = await mainThreadCpuSeconds();
-  const rate = await bareLoop(live, total, bodySize);
-  const cpu = process.cpuUsage(cpuBefore);
-  return { rate, cpu: (cpu.user + cpu.system) / 1e6, mainThread: (await mainThreadCpuSeconds()) - mainBefore };
-}
-
 async function main(): Promise<void> {
   const database = `timetable_bench_webhooks_${process.pid}`;
-  await withAdmin((client) => client.query(`create database "${database}"`).then(() => undefined));
+  await withAdmin(serverUrl, (client) => client.query(`create database "${database}"`).then(() => undefined));
   const url = new URL(serverUrl);
   url.pathname = `/${database}`;
   const knex = createKnex({ connectionString: url.toString(), schema: WEBHOOKS_SCHEMA, poolMax: 10 });
@@ -231,7 +103,7 @@ async function main(): Promise<void> {
     // A warm-up of both first, so neither side's measurement includes compiling its code.
     await publish(WARM_UP_CHANGES);
     await timeUntilDelivered(live, WARM_UP_CHANGES, () => module.dispatcher.runCycle());
-    await bareLoop(live, WARM_UP_CHANGES * HOSTS, bodySize);
+    await bareLoop({ live, total: WARM_UP_CHANGES * HOSTS, bodySize, concurrency: CONCURRENCY });
 
     // The throughput: pairs of a bare loop and a dispatch batch, in turn (the bare loop first in even pairs),
     // and the ratio of each pair; the median of the pairs' ratios is the result. This machine's speed varies
@@ -244,16 +116,16 @@ async function main(): Promise<void> {
     const measuredDispatch = async (): Promise<number> => {
       await publish();
       // The pool's connections stay open across the run, so their CPU time before and after covers the dispatch.
-      const before = await cpuSeconds(database);
+      const before = await cpuSeconds(serverUrl, database);
       const rate = await dispatchOnce();
-      const after = await cpuSeconds(database);
+      const after = await cpuSeconds(serverUrl, database);
       dispatchCpu.node += after.node - before.node;
       dispatchCpu.mainThread += after.mainThread - before.mainThread;
       dispatchCpu.postgres = after.postgres === null || before.postgres === null || dispatchCpu.postgres === null ? null : dispatchCpu.postgres + after.postgres - before.postgres;
       return rate;
     };
     const measuredBare = async (): Promise<number> => {
-      const run = await measuredBareLoop(live, CHANGES * HOSTS, bodySize);
+      const run = await measuredBareLoop({ live, total: CHANGES * HOSTS, bodySize, concurrency: CONCURRENCY });
       bareCpu.cpu += run.cpu;
       bareCpu.mainThread += run.mainThread;
       return run.rate;
@@ -358,7 +230,7 @@ async function main(): Promise<void> {
       receiver.server.closeAllConnections();
       receiver.server.close();
     }
-    await withAdmin((client) => client.query(`drop database if exists "${database}" with (force)`).then(() => undefined));
+    await withAdmin(serverUrl, (client) => client.query(`drop database if exists "${database}" with (force)`).then(() => undefined));
   }
 }
 

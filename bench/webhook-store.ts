@@ -11,9 +11,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { createKnex, migrateToLatest, type Knex } from '@timetable/db';
-import {
-  DeliveryStore, SecretCipher, webhookMigrations, WEBHOOKS_SCHEMA, type AttemptRecord, type ClaimedDelivery,
-} from '@timetable/webhook-dispatcher';
+import { webhookMigrations, WEBHOOKS_SCHEMA } from '@timetable/webhook-dispatcher';
+import { DeliveryStore, SecretCipher, type AttemptRecord, type ClaimedDelivery } from '@timetable/webhook-dispatcher/testing';
 import { procCpuSeconds } from './support/proc-cpu.js';
 
 const PER_WEBHOOK = Number(process.env.BENCH_DELIVERIES ?? 2_000);

@@ -22,12 +22,17 @@ export interface ComposeStackOptions {
 
 const STATE = path.join(repoRoot, '.containers');
 
+/** The podman API process a stack talks to, its socket, and the ticker that runs the containers' health checks. */
+interface PodmanService {
+  api: ChildProcess;
+  socket: string;
+  ticker: HealthTicker;
+}
+
 export class ComposeStack {
   private constructor(
     readonly options: ComposeStackOptions,
-    private readonly api: ChildProcess,
-    private readonly socket: string,
-    private readonly ticker: HealthTicker,
+    private readonly podman: PodmanService,
     readonly logDir: string,
   ) {}
 
@@ -41,7 +46,7 @@ export class ComposeStack {
       stdio: ['ignore', openSync(path.join(logDir, 'podman-service.log'), 'a'), openSync(path.join(logDir, 'podman-service.log'), 'a')],
     });
     await waitFor('the podman API socket', 30_000, async () => spawnSync('test', ['-S', socket]).status === 0);
-    const stack = new ComposeStack(options, api, socket, startHealthTicker(options.project), logDir);
+    const stack = new ComposeStack(options, { api, socket, ticker: startHealthTicker(options.project) }, logDir);
     try {
       await stack.compose(['up', '-d', '--no-build', ...options.services]);
     } catch (error) {
@@ -54,7 +59,7 @@ export class ComposeStack {
 
   /** Runs docker-compose on the project with the stack's variables (and `overrides`). */
   async compose(args: string[], overrides: Record<string, string> = {}): Promise<void> {
-    const env = { ...process.env, ...this.options.variables, ...overrides, DOCKER_HOST: `unix://${this.socket}`, COMPOSE_HTTP_TIMEOUT: '600' };
+    const env = { ...process.env, ...this.options.variables, ...overrides, DOCKER_HOST: `unix://${this.podman.socket}`, COMPOSE_HTTP_TIMEOUT: '600' };
     const child = spawn('docker-compose', ['--ansi', 'never', '-p', this.options.project, '-f', path.join(repoRoot, 'docker-compose.yml'), ...args], {
       cwd: repoRoot,
       env,
@@ -101,12 +106,12 @@ export class ComposeStack {
   /** Removes the containers, network and volumes; the images stay (they are the next run's cache). */
   async down(): Promise<void> {
     await this.saveLogs();
-    await this.ticker.stop();
+    await this.podman.ticker.stop();
     try {
       await this.compose(['down', '--volumes', '--remove-orphans', '--timeout', '10']);
     } finally {
-      this.api.kill('SIGTERM');
-      rmSync(this.socket, { force: true });
+      this.podman.api.kill('SIGTERM');
+      rmSync(this.podman.socket, { force: true });
     }
   }
 }

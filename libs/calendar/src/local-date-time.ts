@@ -40,13 +40,17 @@ function digitsAt(text: string, start: number, count: number): number {
   return value;
 }
 
-function utcMs(year: number, month: number, day: number, hour: number, minute: number, second: number): number {
-  const ms = Date.UTC(year, month - 1, day, hour, minute, second);
+/** A calendar date as read: year, month (1-12), day. */
+type DateFields = [year: number, month: number, day: number];
+
+/** Milliseconds of a date and a time of day given in seconds since midnight (Date.UTC carries them over). */
+function utcMs([year, month, day]: DateFields, secondOfDay: number): number {
+  const ms = Date.UTC(year, month - 1, day, 0, 0, secondOfDay);
   // Date.UTC maps years 0..99 to 1900..1999; setUTCFullYear undoes that for the rare tiny year.
   return year < 100 ? new Date(ms).setUTCFullYear(year) : ms;
 }
 
-function readDate(text: string): [number, number, number] | null {
+function readDate(text: string): DateFields | null {
   if (text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45) return null; // '-'
   const year = digitsAt(text, 0, 4);
   const month = digitsAt(text, 5, 2);
@@ -61,7 +65,7 @@ export function localDateTimeToFloatingMs(local: LocalDateTime): number {
     const hour = digitsAt(local, 11, 2);
     const minute = digitsAt(local, 14, 2);
     const second = digitsAt(local, 17, 2);
-    if (hour <= 23 && minute <= 59 && second <= 59) return utcMs(...date, hour, minute, second);
+    if (hour <= 23 && minute <= 59 && second <= 59) return utcMs(date, hour * 3600 + minute * 60 + second);
   }
   throw new RangeError(`Invalid local date-time: ${JSON.stringify(local)} (expected YYYY-MM-DDTHH:mm:ss)`);
 }
@@ -69,7 +73,7 @@ export function localDateTimeToFloatingMs(local: LocalDateTime): number {
 /** Floating milliseconds of midnight at the start of a LocalDate; throws a RangeError when malformed. */
 export function localDateToFloatingMs(date: LocalDate): number {
   const fields = date.length === 10 ? readDate(date) : null;
-  if (fields !== null) return utcMs(...fields, 0, 0, 0);
+  if (fields !== null) return utcMs(fields, 0);
   throw new RangeError(`Invalid local date: ${JSON.stringify(date)} (expected YYYY-MM-DD)`);
 }
 

@@ -4,6 +4,7 @@ export { topicJsonSchema } from './events/topic-json-schema.js';
 export * from './events/topic-documentation.js';
 export { defineRoutes, type ApiRoute, type ResponseSpec, type RouteGroup, type RouteSpec, type ServiceName } from './api/api-route.js';
 export { allApiRoutes } from './api/all-routes.js';
+export { RouteMatcher, expressPath, bySpecificity, firstSegment } from './api/route-paths.js';
 export { toleratingControlCharacters, toleratesControlCharacters } from './api/malformed-values.js';
 export * from './internal/internal-ports.js';
 export * from './api/changes-routes.js';

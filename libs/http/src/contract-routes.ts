@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import type { z } from 'zod';
-import type { ApiRoute, RouteGroup } from '@timetable/contracts';
+import { bySpecificity, expressPath, type ApiRoute, type RouteGroup } from '@timetable/contracts';
 import { developerIdOf, requireDeveloper, type DeveloperIdentity } from './developer-identity.js';
 import { refuseControlCharactersInBody, refuseControlCharactersInQuery } from './control-characters.js';
 import { parseInput } from './validation.js';
@@ -99,21 +99,4 @@ function singleValues(schema: z.ZodObject, query: Request['query']): Record<stri
 function requiredIdentity(options: ContractRouterOptions, route: ApiRoute): DeveloperIdentity {
   if (!options.identity) throw new Error(`${route.method.toUpperCase()} ${route.path} needs an API key: pass the developer identity`);
   return options.identity;
-}
-
-/** `/webhooks/{id}` -> `/webhooks/:id`. */
-export function expressPath(path: string): string {
-  return path.replace(/\{([^}]+)\}/g, ':$1');
-}
-
-/** Orders paths so that, segment by segment, a literal comes before a parameter. */
-export function bySpecificity(a: string, b: string): number {
-  const left = a.split('/');
-  const right = b.split('/');
-  for (let index = 0; index < Math.min(left.length, right.length); index += 1) {
-    const leftParam = left[index]!.startsWith('{');
-    const rightParam = right[index]!.startsWith('{');
-    if (leftParam !== rightParam) return leftParam ? 1 : -1;
-  }
-  return 0;
 }

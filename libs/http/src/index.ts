@@ -10,4 +10,4 @@ export { observeRequest, routePatternOf } from './http-metrics.js';
 export type { ServiceModule } from './service-module.js';
 export { DeveloperIdentity, requireDeveloper, developerIdOf, IDENTITY_HEADER, IDENTITY_SIGNATURE_HEADER } from './developer-identity.js';
 export { controlCharacterPath } from './control-characters.js';
-export { contractRouter, expressPath, bySpecificity, type RouteCall, type RouteHandler, type RouteHandlers, type ContractRouterOptions } from './contract-routes.js';
+export { contractRouter, type RouteCall, type RouteHandler, type RouteHandlers, type ContractRouterOptions } from './contract-routes.js';

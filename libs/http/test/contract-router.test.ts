@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineRoutes } from '@timetable/contracts';
-import { bySpecificity, contractRouter, createServiceApp, DeveloperIdentity, listen, NotFoundError, type RunningServer } from '@timetable/http';
+import { contractRouter, createServiceApp, DeveloperIdentity, listen, NotFoundError, type RunningServer } from '@timetable/http';
 import { captureLogger } from '@timetable/testing';
 
 const identity = new DeveloperIdentity('contract-router-test-secret');
@@ -93,14 +93,5 @@ describe('routes registered from their contract entries', () => {
   it('refuse to register a key route without the identity that verifies it', () => {
     const keyRoute = { rename: thingsApi.rename };
     expect(() => contractRouter(keyRoute, { rename: () => undefined })).toThrow(/PATCH \/things\/\{id\} needs an API key/);
-  });
-});
-
-describe('bySpecificity', () => {
-  it('orders a literal segment before a parameter at the same position', () => {
-    const sorted = ['/week/{week}', '/rooms/{id}/schedule', '/week/current', '/rooms/free', '/rooms/{id}'].sort(bySpecificity);
-    expect(sorted.indexOf('/week/current')).toBeLessThan(sorted.indexOf('/week/{week}'));
-    expect(sorted.indexOf('/rooms/free')).toBeLessThan(sorted.indexOf('/rooms/{id}'));
-    expect(sorted.indexOf('/rooms/free')).toBeLessThan(sorted.indexOf('/rooms/{id}/schedule'));
   });
 });

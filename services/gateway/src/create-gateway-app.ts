@@ -11,6 +11,7 @@ import type { TrustProxy } from './config.js';
 import { buildAsyncApiDocument } from './features/asyncapi/asyncapi-document.js';
 import { asyncApiRoute } from './features/asyncapi/asyncapi-route.js';
 import { authenticateApiKey } from './features/authentication/authenticate-api-key.js';
+import { routeRules } from './features/authentication/key-routes.js';
 import { stripIdentityHeaders } from './features/authentication/strip-identity-headers.js';
 import { docsRoutes } from './features/docs/docs-routes.js';
 import { pageRoutes } from './features/page/page-routes.js';
@@ -69,11 +70,12 @@ export interface GatewayDeps {
  */
 export function createGatewayApp(deps: GatewayDeps): RequestListener {
   const apiRoutes = deps.apiRoutes ?? contracts.allApiRoutes;
+  const rules = routeRules(apiRoutes);
   const limit = new PublicReadLimit({ rateLimiter: deps.rateLimiter, rateTiers: deps.rateTiers, logger: deps.logger });
   const edge = Router();
-  edge.use(authenticateApiKey({ keyVerifier: deps.keyVerifier, identity: deps.identity, logger: deps.logger }));
+  edge.use(authenticateApiKey({ keyVerifier: deps.keyVerifier, identity: deps.identity, rules, logger: deps.logger }));
   edge.use(recordUsage({ bus: deps.bus, patterns: new EndpointPatterns(apiRoutes), logger: deps.logger }));
-  edge.use(rateLimitPublicReads(limit));
+  edge.use(rateLimitPublicReads(limit, rules));
   edge.use(limitRegistrations({ rateLimiter: deps.rateLimiter, tiers: deps.registerTiers, logger: deps.logger }));
   for (const upstream of deps.upstreams) edge.use(upstream);
 

@@ -1,5 +1,5 @@
 import { createRedisConnection, MemoryRateLimiter, RedisCache, RedisRateLimiter, ResponseStore, type RateLimiter } from '@timetable/cache';
-import { ALL_TOPICS } from '@timetable/contracts';
+import { ALL_TOPICS, allApiRoutes } from '@timetable/contracts';
 import { InProcessBus, KafkaBus, type EventBus } from '@timetable/events';
 import { DeveloperIdentity, listen } from '@timetable/http';
 import type { Logger } from '@timetable/observability';
@@ -44,7 +44,8 @@ export async function startDistributedGateway(config: GatewayConfig, logger: Log
 
   const app = createGatewayApp({
     logger,
-    upstreams: [createProxyRoutes(urls, logger)],
+    apiRoutes: allApiRoutes,
+    upstreams: [createProxyRoutes(urls, logger, allApiRoutes)],
     // Ready means this process can answer: not the services behind it, Redis or Kafka, each of which
     // degrades only the routes that need it (503, or an open rate limit), never the whole gateway.
     readiness: [],

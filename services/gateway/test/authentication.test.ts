@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allApiRoutes } from '@timetable/contracts';
 import { DEVELOPER_ID, startTestGateway, VALID_KEY, type TestGateway } from './support/test-gateway.js';
 
 interface ResponseBody {
@@ -112,6 +113,22 @@ describe('without a key verifier (developer-auth not wired)', () => {
       expect((await fetch(`${bare.api}/programs`)).status).toBe(200);
     } finally {
       await bare.close();
+    }
+  });
+});
+
+describe('with a route list of its own', () => {
+  it('takes its key rule from that list, the one its usage patterns and OpenAPI document come from', async () => {
+    const keyed = allApiRoutes.map((route) => (route.path === '/programs/{id}' ? { ...route, auth: true } : route));
+    const custom = await startTestGateway({ apiRoutes: keyed });
+    try {
+      const anonymous = await fetch(`${custom.api}/programs/42`);
+      expect(anonymous.status).toBe(401);
+      expect((await fetch(`${gateway.api}/programs/42`)).status).not.toBe(401);
+      const document = (await (await fetch(`${custom.api}/openapi.json`)).json()) as { paths: Record<string, { get: { security?: unknown } }> };
+      expect(document.paths['/programs/{id}']!.get.security).toEqual([{ ApiKey: [] }]);
+    } finally {
+      await custom.close();
     }
   });
 });

@@ -63,7 +63,7 @@ beforeAll(async () => {
   };
   const app = createGatewayApp({
     logger,
-    upstreams: [createProxyRoutes(urls, logger)],
+    upstreams: [createProxyRoutes(urls, logger, allApiRoutes)],
     readiness: [],
     keyVerifier: new HttpKeyVerifier({ developerAuthUrl: urls.developerAuth }),
     identity,
@@ -184,7 +184,7 @@ describe('distributed routing', () => {
     const sync = await startService('sync');
     const proxyOnly = createGatewayApp({
       logger,
-      upstreams: [createProxyRoutes({ catalogApi: down, sync, changes, webhooks: down, developerAuth: down }, logger)],
+      upstreams: [createProxyRoutes({ catalogApi: down, sync, changes, webhooks: down, developerAuth: down }, logger, allApiRoutes)],
       readiness: [],
       keyVerifier: undefined,
       identity,

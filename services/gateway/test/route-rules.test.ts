@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { allApiRoutes } from '@timetable/contracts';
-import { isDeveloperArea, isKeyRoute } from '../src/features/authentication/key-routes.js';
+import { isKeyRoute, routeRules } from '../src/features/authentication/key-routes.js';
 
 /** A concrete path for a contract path, with every parameter filled in. */
 const concrete = (path: string) => path.replace(/\{[^}]+\}/g, '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f');
+
+const { isDeveloperArea } = routeRules(allApiRoutes);
 
 describe('the gateway key and usage rules, derived from the route contract', () => {
   it.each(allApiRoutes.map((route) => [route.method, route.path, route]))('%s %s needs a key exactly when its entry says so', (_method, path, route) => {
@@ -15,6 +17,17 @@ describe('the gateway key and usage rules, derived from the route contract', () 
     expect(isKeyRoute('/webhooks/anything/at/all')).toBe(true);
     expect(isKeyRoute('/developers/anything')).toBe(false);
     expect(isKeyRoute('/developers/register')).toBe(false);
+  });
+
+  it('are the same for the whole contract as for the cached-read path', () => {
+    const rules = routeRules(allApiRoutes);
+    for (const route of allApiRoutes) expect(rules.isKeyRoute(concrete(route.path)), route.path).toBe(isKeyRoute(concrete(route.path)));
+  });
+
+  it('follow the route list they are given, and nothing else', () => {
+    const rules = routeRules(allApiRoutes.filter((route) => route.service === 'catalog-api'));
+    expect(rules.isKeyRoute('/webhooks/anything')).toBe(false);
+    expect(rules.isDeveloperArea('/developers/me')).toBe(false);
   });
 
   it('counts the routes of developer-auth and webhook-dispatcher as the developer area, and nothing else', () => {

@@ -120,7 +120,7 @@ describe('webhooks in the embedded mode', () => {
       const [request] = receiver.requests;
       expect(request).toBeDefined();
       const timestamp = String(request!.headers['x-webhook-timestamp']);
-      expect(verifyWebhookSignature(request!.rawBody, timestamp, String(request!.headers['x-webhook-signature']), SECRET)).toBe(true);
+      expect(verifyWebhookSignature(request!.rawBody, { timestamp, signature: String(request!.headers['x-webhook-signature']) }, SECRET)).toBe(true);
       expect(request!.headers['webhook-signature']).toMatch(/^v1,/);
       const metrics = await (await fetch(`${system.url}/metrics`)).text();
       expect(metrics).toMatch(/^webhook_breakers\{state="closed"\} 1$/m);

@@ -78,7 +78,9 @@ export async function createWebhookService(deps: WebhookServiceDeps): Promise<We
     now,
     maxWebhooksPerDeveloper: deps.maxWebhooksPerDeveloper,
   });
-  const consumer = subscribeChangeMatcher(deps.bus, new MatchStore({ knex: deps.knex }), deps.logger, now, deps.groupId);
+  const consumer = subscribeChangeMatcher({
+    bus: deps.bus, store: new MatchStore({ knex: deps.knex }), logger: deps.logger, now, ...(deps.groupId === undefined ? {} : { groupId: deps.groupId }),
+  });
   const policy = new AddressPolicy({ allowCidrs: deps.allowCidrs, denyCidrs: deps.denyCidrs });
   const guard = new AddressGuard({ policy, resolver: deps.resolver });
   const sender = new HttpSender({ guard, timeoutMs: deps.timeoutMs, connectionsPerHost: deps.hostConcurrency });

@@ -3,11 +3,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { captureLogger } from '@timetable/testing';
 import type { EndpointBreakers } from '../src/features/breaker/endpoint-breakers.js';
 import type { AttemptResult } from '../src/features/delivery/attempt-exchange.js';
-import { CLAIM_AHEAD_FACTOR, DeliveryDispatcher } from '../src/features/delivery/delivery-dispatcher.js';
+import { DeliveryDispatcher } from '../src/features/delivery/delivery-dispatcher.js';
+import { CLAIM_AHEAD_FACTOR } from '../src/features/delivery/dispatcher-settings.js';
 import type { ClaimedDelivery, ClaimRequest, DeliveryStore } from '../src/features/delivery/delivery-store.js';
 import { dueDeliveries } from '../src/features/delivery/delivery-metrics.js';
-import { SLOW_AFTER_MS } from '../src/features/delivery/host-queues.js';
-import type { HttpSender } from '../src/features/delivery/http-sender.js';
+import { SLOW_AFTER_MS } from '../src/features/delivery/host-reputation.js';
+import type { HttpSender, PostOptions } from '../src/features/delivery/http-sender.js';
 import { RECORD_DELAY_MS } from '../src/features/delivery/outcome-recorder.js';
 
 /**
@@ -88,7 +89,7 @@ function senderInMemory(atOnce: string[]) {
   const sent: Record<string, number> = {};
   const answered: AttemptResult = { ok: true, responseCode: 204, responseBody: null, errorMessage: null };
   const sender = {
-    post: (url: string, _headers: Record<string, string>, _body: string, shutdown?: AbortSignal): Promise<AttemptResult> => {
+    post: (url: string, _headers: Record<string, string>, _body: string, { shutdown }: PostOptions = {}): Promise<AttemptResult> => {
       const host = new URL(url).host;
       sent[host] = (sent[host] ?? 0) + 1;
       if (atOnce.includes(host)) return Promise.resolve(answered);

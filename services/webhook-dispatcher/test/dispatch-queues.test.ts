@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { changeDataJson, deliveryBody, serialiseDeliveryBody, type ChangeContent } from '../src/features/delivery/delivery-body.js';
 import type { ClaimedDelivery } from '../src/features/delivery/delivery-store.js';
-import { HostQueues, MAX_SLOW_HOSTS, SLOW_AFTER_MS, SLOW_REMEMBERED_MS } from '../src/features/delivery/host-queues.js';
+import { HostQueues } from '../src/features/delivery/host-queues.js';
+import { MAX_SLOW_HOSTS, SLOW_AFTER_MS, SLOW_REMEMBERED_MS } from '../src/features/delivery/host-reputation.js';
 
 const sentAt = new Date('2025-03-03T10:00:00.123Z');
 

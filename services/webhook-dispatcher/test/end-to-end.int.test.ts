@@ -105,9 +105,9 @@ describe('a simulator change reaches a subscriber through sync, Kafka and the di
       expect(Number(timestamp)).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000));
       const signature = request.headers['x-webhook-signature'] as string;
       expect(signature).toMatch(/^sha256=[0-9a-f]{64}$/);
-      expect(verifyWebhookSignature(request.rawBody, timestamp, signature, SECRET)).toBe(true);
-      expect(verifyWebhookSignature(request.rawBody, timestamp, signature, `${SECRET}-other`)).toBe(false);
-      expect(verifyWebhookSignature(`${request.rawBody} `, timestamp, signature, SECRET)).toBe(false);
+      expect(verifyWebhookSignature(request.rawBody, { timestamp, signature }, SECRET)).toBe(true);
+      expect(verifyWebhookSignature(request.rawBody, { timestamp, signature }, `${SECRET}-other`)).toBe(false);
+      expect(verifyWebhookSignature(`${request.rawBody} `, { timestamp, signature }, SECRET)).toBe(false);
     }
   });
 

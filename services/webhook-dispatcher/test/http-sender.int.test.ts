@@ -56,9 +56,9 @@ describe('an attempt', () => {
     const oneConnection = sender({ timeoutMs: 5000, connectionsPerHost: 1 });
     const releaseFirst = new AbortController();
     // The first holds the only connection far past the second's limit, until it is interrupted below.
-    const first = oneConnection.post(subscriber.url, HEADERS, '{"n":1}', releaseFirst.signal);
+    const first = oneConnection.post(subscriber.url, HEADERS, '{"n":1}', { shutdown: releaseFirst.signal });
     await waitUntil(() => subscriber.received.length === 1);
-    const second = await oneConnection.post(subscriber.url, HEADERS, '{"n":2}', undefined, 300);
+    const second = await oneConnection.post(subscriber.url, HEADERS, '{"n":2}', { timeoutMs: 300 });
     expect(second).toEqual({ ok: false, responseCode: null, responseBody: null, errorMessage: 'Timed out after 300 ms' });
     releaseFirst.abort();
     expect(await first).toMatchObject({ ok: false, responseCode: null, interrupted: true });
@@ -70,7 +70,7 @@ describe('an attempt', () => {
   it('is interrupted, not failed, by a shutdown before the answer', async () => {
     const subscriber = await receiver(() => 'hang');
     const shutdown = new AbortController();
-    const pending = sender({ timeoutMs: 5000 }).post(subscriber.url, HEADERS, '{}', shutdown.signal);
+    const pending = sender({ timeoutMs: 5000 }).post(subscriber.url, HEADERS, '{}', { shutdown: shutdown.signal });
     await new Promise((resolve) => setTimeout(resolve, 100));
     shutdown.abort();
     expect(await pending).toEqual({ ok: false, responseCode: null, responseBody: null, errorMessage: 'Interrupted by shutdown', interrupted: true });
@@ -80,7 +80,7 @@ describe('an attempt', () => {
     const subscriber = await receiver();
     const shutdown = new AbortController();
     shutdown.abort();
-    expect(await sender({ timeoutMs: 5000 }).post(subscriber.url, HEADERS, '{}', shutdown.signal)).toMatchObject({ interrupted: true });
+    expect(await sender({ timeoutMs: 5000 }).post(subscriber.url, HEADERS, '{}', { shutdown: shutdown.signal })).toMatchObject({ interrupted: true });
     expect(subscriber.received).toHaveLength(0);
   });
 
@@ -93,7 +93,7 @@ describe('an attempt', () => {
       ok: false, responseCode: null, responseBody: null, errorMessage: 'Timed out after 300 ms',
     });
     const shutdown = new AbortController();
-    const pending = sender({ timeoutMs: 5000 }).post(url, HEADERS, '{}', shutdown.signal);
+    const pending = sender({ timeoutMs: 5000 }).post(url, HEADERS, '{}', { shutdown: shutdown.signal });
     await new Promise((resolve) => setTimeout(resolve, 100));
     shutdown.abort();
     expect(await pending).toMatchObject({ responseCode: null, interrupted: true });

@@ -43,7 +43,7 @@ describe.each(['embedded', 'kafka'] as const)('the change matcher in %s mode', (
       : { mode, connectionString: store.connectionString, logger });
     // The matcher reads only what comes after it starts; its group starts at the (empty) topic's end.
     await bed.startGroupAtEnd(MATCHER_GROUP_ID, TOPIC);
-    consumer = subscribeChangeMatcher(bed.bus, new MatchStore({ knex: store.knex }), logger, now);
+    consumer = subscribeChangeMatcher({ bus: bed.bus, store: new MatchStore({ knex: store.knex }), logger, now });
     await consumer.start();
   });
 

@@ -59,7 +59,7 @@ describe('Standard Webhooks headers', () => {
       expect(verifiesStandardSignature(request, SECRET)).toBe(true);
       expect(verifiesStandardSignature(request, 'another-secret-of-length')).toBe(false);
       expect(library.verify(request.rawBody, request.headers as Record<string, string>)).toEqual(request.body);
-      expect(verifyWebhookSignature(request.rawBody, header(request, 'x-webhook-timestamp'), header(request, 'x-webhook-signature'), SECRET)).toBe(true);
+      expect(verifyWebhookSignature(request.rawBody, { timestamp: header(request, 'x-webhook-timestamp'), signature: header(request, 'x-webhook-signature') }, SECRET)).toBe(true);
     }
     const tampered = target.received[0]!;
     expect(() => library.verify(tampered.rawBody.replace('"id"', '"id" '), tampered.headers as Record<string, string>)).toThrow();

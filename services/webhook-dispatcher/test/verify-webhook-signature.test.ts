@@ -39,30 +39,30 @@ describe('signing', () => {
 
 describe('verifyWebhookSignature', () => {
   it('accepts the raw body with the right secret, as a string or a Buffer', () => {
-    expect(verifyWebhookSignature(rawBody, timestamp, signature, secret, sentAt)).toBe(true);
-    expect(verifyWebhookSignature(Buffer.from(rawBody), timestamp, signature, secret, sentAt)).toBe(true);
+    expect(verifyWebhookSignature(rawBody, { timestamp, signature }, secret, sentAt)).toBe(true);
+    expect(verifyWebhookSignature(Buffer.from(rawBody), { timestamp, signature }, secret, sentAt)).toBe(true);
   });
 
   it('rejects a re-serialised or tampered body, another secret and a malformed header', () => {
-    expect(verifyWebhookSignature(JSON.stringify(JSON.parse(rawBody), null, 2), timestamp, signature, secret, sentAt)).toBe(false);
-    expect(verifyWebhookSignature(rawBody.replace('c1', 'c2'), timestamp, signature, secret, sentAt)).toBe(false);
-    expect(verifyWebhookSignature(rawBody, timestamp, signature, 'another-secret-xyz', sentAt)).toBe(false);
-    expect(verifyWebhookSignature(rawBody, timestamp, signature.slice(7), secret, sentAt)).toBe(false);
-    expect(verifyWebhookSignature(rawBody, undefined, signature, secret, sentAt)).toBe(false);
-    expect(verifyWebhookSignature(rawBody, timestamp, undefined, secret, sentAt)).toBe(false);
+    expect(verifyWebhookSignature(JSON.stringify(JSON.parse(rawBody), null, 2), { timestamp, signature }, secret, sentAt)).toBe(false);
+    expect(verifyWebhookSignature(rawBody.replace('c1', 'c2'), { timestamp, signature }, secret, sentAt)).toBe(false);
+    expect(verifyWebhookSignature(rawBody, { timestamp, signature }, 'another-secret-xyz', sentAt)).toBe(false);
+    expect(verifyWebhookSignature(rawBody, { timestamp, signature: signature.slice(7) }, secret, sentAt)).toBe(false);
+    expect(verifyWebhookSignature(rawBody, { timestamp: undefined, signature }, secret, sentAt)).toBe(false);
+    expect(verifyWebhookSignature(rawBody, { timestamp, signature: undefined }, secret, sentAt)).toBe(false);
   });
 
   it('accepts timestamps up to 300 seconds away and rejects older or newer ones', () => {
     const at = (seconds: number) => new Date(sentAt.getTime() + seconds * 1000);
-    expect(verifyWebhookSignature(rawBody, timestamp, signature, secret, at(300))).toBe(true);
-    expect(verifyWebhookSignature(rawBody, timestamp, signature, secret, at(-300))).toBe(true);
-    expect(verifyWebhookSignature(rawBody, timestamp, signature, secret, at(301))).toBe(false);
-    expect(verifyWebhookSignature(rawBody, timestamp, signature, secret, at(-301))).toBe(false);
+    expect(verifyWebhookSignature(rawBody, { timestamp, signature }, secret, at(300))).toBe(true);
+    expect(verifyWebhookSignature(rawBody, { timestamp, signature }, secret, at(-300))).toBe(true);
+    expect(verifyWebhookSignature(rawBody, { timestamp, signature }, secret, at(301))).toBe(false);
+    expect(verifyWebhookSignature(rawBody, { timestamp, signature }, secret, at(-301))).toBe(false);
   });
 
   it('rejects a timestamp that was changed after signing', () => {
     const moved = String(Number(timestamp) + 1);
-    expect(verifyWebhookSignature(rawBody, moved, signature, secret, sentAt)).toBe(false);
+    expect(verifyWebhookSignature(rawBody, { timestamp: moved, signature }, secret, sentAt)).toBe(false);
   });
 });
 
@@ -78,9 +78,9 @@ describe('the receiver example in docs/receiving-webhooks.md', () => {
     const documented = (await import(file)) as { verifyWebhookSignature: typeof verifyWebhookSignature };
     for (const [body, moved, key] of [[rawBody, 0, secret], [rawBody, 301, secret], [`${rawBody} `, 0, secret], [rawBody, 0, 'wrong-secret-0000']] as const) {
       const at = new Date(sentAt.getTime() + moved * 1000);
-      expect(documented.verifyWebhookSignature(body, timestamp, signature, key, at)).toBe(verifyWebhookSignature(body, timestamp, signature, key, at));
+      expect(documented.verifyWebhookSignature(body, { timestamp, signature }, key, at)).toBe(verifyWebhookSignature(body, { timestamp, signature }, key, at));
     }
-    expect(documented.verifyWebhookSignature(rawBody, timestamp, signature, secret, sentAt)).toBe(true);
+    expect(documented.verifyWebhookSignature(rawBody, { timestamp, signature }, secret, sentAt)).toBe(true);
   });
 });
 

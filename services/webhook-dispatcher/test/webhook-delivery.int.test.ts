@@ -63,8 +63,8 @@ describe('request format and signature', () => {
     });
     const signature = String(request.headers['x-webhook-signature']);
     expect(signature).toMatch(/^sha256=[0-9a-f]{64}$/);
-    expect(verifyWebhookSignature(request.rawBody, String(request.headers['x-webhook-timestamp']), signature, secret, sentAt)).toBe(true);
-    expect(verifyWebhookSignature(request.rawBody, String(request.headers['x-webhook-timestamp']), signature, 'another-secret-entirely', sentAt)).toBe(false);
+    expect(verifyWebhookSignature(request.rawBody, { timestamp: String(request.headers['x-webhook-timestamp']), signature }, secret, sentAt)).toBe(true);
+    expect(verifyWebhookSignature(request.rawBody, { timestamp: String(request.headers['x-webhook-timestamp']), signature }, 'another-secret-entirely', sentAt)).toBe(false);
 
     expect(await deliveryOf(hook)).toMatchObject({
       eventType: 'room.updated', status: 'delivered', attempts: 1, responseCode: 200, responseBody: 'ok', errorMessage: null,

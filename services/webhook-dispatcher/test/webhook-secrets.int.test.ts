@@ -22,7 +22,12 @@ afterAll(async () => {
 
 async function lastSignatureVerifies(secret: string): Promise<boolean> {
   const request = target.received.at(-1)!;
-  return verifyWebhookSignature(request.rawBody, String(request.headers['x-webhook-timestamp']), String(request.headers['x-webhook-signature']), secret, h.clock.now());
+  return verifyWebhookSignature(
+    request.rawBody,
+    { timestamp: String(request.headers['x-webhook-timestamp']), signature: String(request.headers['x-webhook-signature']) },
+    secret,
+    h.clock.now(),
+  );
 }
 
 describe('secrets at rest', () => {

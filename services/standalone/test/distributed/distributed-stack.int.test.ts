@@ -181,7 +181,7 @@ describe('distributed stack (one process per service, Kafka + registry, PostgreS
     expect(created.status).toBe(201);
     await expectExactlyOnce(await churn());
     const delivery = receiver.deliveries.at(-1);
-    expect(delivery && verifyWebhookSignature(delivery.rawBody, delivery.headers.timestamp, delivery.headers.signature, SECRET)).toBe(true);
+    expect(delivery && verifyWebhookSignature(delivery.rawBody, { timestamp: delivery.headers.timestamp, signature: delivery.headers.signature }, SECRET)).toBe(true);
     expect(delivery?.body.event).toMatch(/^\w+\.(created|updated|deleted)$/);
   }, 240_000);
 

@@ -26,7 +26,7 @@ export function addGroup(model: UniversityModel, args: { ogId: number; seed: num
 
   const resources = scheduleResources(model.rooms.values(), model.lecturers.values(), () => model.nextId('occurrence'));
   for (const unit of model.planningUnits) {
-    for (const occurrence of scheduleGroup(random, unit, program, lectures, resources)) model.addOccurrence(occurrence);
+    for (const occurrence of scheduleGroup(random, { unit, program }, lectures, resources)) model.addOccurrence(occurrence);
   }
   return group;
 }

@@ -39,7 +39,7 @@ export function generateUniversity(options: GenerateOptions): UniversityModel {
     for (const group of groups) {
       const program = programsById.get(group.ogId) as Program;
       const own = lecturesByGroup.get(group.id) ?? [];
-      occurrences.push(...scheduleGroup(termRandom, unit, program, own, resources));
+      occurrences.push(...scheduleGroup(termRandom, { unit, program }, own, resources));
     }
   }
   return new UniversityModel({

@@ -26,6 +26,20 @@ export interface ScheduleResources {
   nextOccurrenceId: () => number;
 }
 
+/** A planning group in one term, and the program it belongs to (whose campus and lecturers it uses). */
+export interface GroupTerm {
+  unit: PlanningUnit;
+  program: Program;
+}
+
+/** One meeting of a series: its day, who and where, and whether it was cancelled in advance. */
+interface Meeting {
+  day: number;
+  roomIds: number[];
+  lecturerIds: number[];
+  cancelled: boolean;
+}
+
 interface Series {
   lectureId: number;
   weekday: number;
@@ -35,13 +49,8 @@ interface Series {
   offset: number;
 }
 
-export function scheduleGroup(
-  random: Random,
-  unit: PlanningUnit,
-  program: Program,
-  lectures: Lecture[],
-  resources: ScheduleResources,
-): Occurrence[] {
+export function scheduleGroup(random: Random, group: GroupTerm, lectures: Lecture[], resources: ScheduleResources): Occurrence[] {
+  const { unit, program } = group;
   const occurrences: Occurrence[] = [];
   const freeCells = random.sample(
     Array.from({ length: 5 * SLOTS.length }, (_, cell) => cell),
@@ -54,13 +63,13 @@ export function scheduleGroup(
       const cell = freeCells.pop();
       if (cell === undefined) break;
       const series = seriesAt(random, lecture.id, cell);
-      const rooms = pickRooms(random, program, resources);
-      const lecturers = pickLecturers(random, program, resources);
+      const roomIds = pickRooms(random, program, resources);
+      const lecturerIds = pickLecturers(random, program, resources);
       for (const day of seriesDays(unit, series)) {
-        occurrences.push(occurrence(resources, unit, series, day, rooms, lecturers, random.chance(0.01)));
+        occurrences.push(occurrence(resources, unit, series, { day, roomIds, lecturerIds, cancelled: random.chance(0.01) }));
       }
     }
-    if (random.chance(0.3)) occurrences.push(exam(random, unit, lecture.id, program, resources));
+    if (random.chance(0.3)) occurrences.push(exam(random, group, lecture.id, resources));
   }
   return occurrences;
 }
@@ -91,26 +100,19 @@ export function isHoliday(unit: PlanningUnit, day: number): boolean {
   return unit.holidays.some((holiday) => day >= holiday.from && day <= holiday.to);
 }
 
-function exam(random: Random, unit: PlanningUnit, lectureId: number, program: Program, resources: ScheduleResources) {
+function exam(random: Random, { unit, program }: GroupTerm, lectureId: number, resources: ScheduleResources): Occurrence {
   let day = unit.lectureEnd - random.int(0, EXAM_WINDOW_DAYS - 1);
   while (weekdayOf(day) > 4 || isHoliday(unit, day)) day -= 1;
   const [start, end] = random.pick(EXAM_SLOTS);
   const series: Series = { lectureId, weekday: weekdayOf(day), start, end, interval: 1, offset: 0 };
-  const rooms = pickRooms(random, program, resources).slice(0, 1);
-  const lecturers = pickLecturers(random, program, resources).slice(0, 1);
-  return occurrence(resources, unit, series, day, rooms, lecturers, false);
+  const roomIds = pickRooms(random, program, resources).slice(0, 1);
+  const lecturerIds = pickLecturers(random, program, resources).slice(0, 1);
+  return occurrence(resources, unit, series, { day, roomIds, lecturerIds, cancelled: false });
 }
 
-function occurrence(
-  resources: ScheduleResources,
-  unit: PlanningUnit,
-  series: Series,
-  day: number,
-  roomIds: number[],
-  lecturerIds: number[],
-  cancelled: boolean,
-): Occurrence {
+function occurrence(resources: ScheduleResources, unit: PlanningUnit, series: Series, meeting: Meeting): Occurrence {
   const { lectureId, start, end } = series;
+  const { day, roomIds, lecturerIds, cancelled } = meeting;
   return { id: resources.nextOccurrenceId(), lectureId, puId: unit.id, day, start, end, roomIds, lecturerIds, cancelled };
 }
 

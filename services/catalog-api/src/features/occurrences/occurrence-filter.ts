@@ -18,12 +18,21 @@ export const OCCURRENCE_FILTER_NAMES = ['instructorIds', 'roomIds', 'courseIds',
 export function whereOccurrenceMatches(knex: Knex, query: Knex.QueryBuilder, filter: OccurrenceFilter): void {
   if (filter.courseIds) query.whereRaw('o.course_id = any(?)', [filter.courseIds]);
   if (filter.groupIds) query.whereRaw('o.semester_id = any(?)', [filter.groupIds]);
-  if (filter.roomIds) whereLinked(knex, query, 'event_rooms', 'room_id', filter.roomIds);
-  if (filter.instructorIds) whereLinked(knex, query, 'event_instructors', 'instructor_id', filter.instructorIds);
+  if (filter.roomIds) whereLinked(knex, query, ROOMS, filter.roomIds);
+  if (filter.instructorIds) whereLinked(knex, query, INSTRUCTORS, filter.instructorIds);
 }
 
+/** A table linking events to the rooms or instructors they have, and the column naming the linked one. */
+interface EventLinks {
+  table: string;
+  column: string;
+}
+
+const ROOMS: EventLinks = { table: 'event_rooms', column: 'room_id' };
+const INSTRUCTORS: EventLinks = { table: 'event_instructors', column: 'instructor_id' };
+
 // Every room and instructor of an event counts, not only the first.
-function whereLinked(knex: Knex, query: Knex.QueryBuilder, table: string, column: string, ids: string[]): void {
+function whereLinked(knex: Knex, query: Knex.QueryBuilder, { table, column }: EventLinks, ids: string[]): void {
   query.whereExists((links) => {
     links
       .select(knex.raw('1'))

@@ -1,6 +1,6 @@
 import type { Request, Response, Router } from 'express';
-import { weekApi } from '@timetable/contracts';
-import { contractRouter, expressPath } from '@timetable/http';
+import { expressPath, weekApi } from '@timetable/contracts';
+import { contractRouter } from '@timetable/http';
 import type { ResponseCache, UrlEntry } from '../../http/response-cache.js';
 import { parseOccurrenceFilter, type ParsedOccurrenceFilter } from '../../http/occurrence-filter-query.js';
 import type { WeekService } from './week-service.js';

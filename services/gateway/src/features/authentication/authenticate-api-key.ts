@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import type { KeyVerifier } from '@timetable/contracts';
 import { ServiceUnavailableError, UnauthorizedError, type DeveloperIdentity } from '@timetable/http';
 import type { Logger } from '@timetable/observability';
-import { isKeyRoute } from './key-routes.js';
+import type { RouteRules } from './key-routes.js';
 
 export const API_KEY_PREFIX = 'spk_';
 
@@ -10,6 +10,8 @@ export interface AuthenticationDeps {
   /** Absent while the embedded root has no developer-auth module: key routes then answer 503. */
   keyVerifier: KeyVerifier | undefined;
   identity: DeveloperIdentity;
+  /** Which paths need a key, from the gateway's route list. */
+  rules: RouteRules;
   logger: Logger;
 }
 
@@ -20,7 +22,7 @@ export interface AuthenticationDeps {
  */
 export function authenticateApiKey(deps: AuthenticationDeps): RequestHandler {
   return async (req, res, next) => {
-    if (!isKeyRoute(req.path)) return next();
+    if (!deps.rules.isKeyRoute(req.path)) return next();
     // Node lower-cases header names, which makes the lookup case-insensitive.
     const apiKey = req.headers['x-api-key'];
     if (apiKey === undefined || apiKey === '') throw new UnauthorizedError('Missing X-API-Key header');

@@ -1,5 +1,5 @@
-import { weekApi } from '@timetable/contracts';
-import { API_PREFIX, expressPath } from '@timetable/http';
+import { expressPath, weekApi } from '@timetable/contracts';
+import { API_PREFIX } from '@timetable/http';
 
 const CURRENT_WEEK_PATH = `${API_PREFIX}${weekApi.current.path}`;
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { ApiRoute } from '@timetable/contracts';
-import { isDeveloperArea } from '../authentication/key-routes.js';
+import { routeRules, type RouteRules } from '../authentication/key-routes.js';
 import { gatewayPaths } from './gateway-paths.js';
 import { SchemaConverter, type JsonSchema } from './schema-converter.js';
 import { sharedComponents } from './shared-components.js';
@@ -18,9 +18,10 @@ const CONTROL_CHARACTERS = 'or a control character (C0, DEL, C1) in a query para
  */
 export function buildOpenApiDocument(routes: readonly ApiRoute[]): OpenApiDocument {
   const converter = new SchemaConverter();
+  const rules = routeRules(routes);
   const paths: Record<string, Record<string, unknown>> = { ...gatewayPaths() };
   for (const route of routes) {
-    paths[route.path] = { ...paths[route.path], [route.method]: operation(route, converter) };
+    paths[route.path] = { ...paths[route.path], [route.method]: operation(route, converter, rules) };
   }
   const shared = sharedComponents();
   return {
@@ -43,7 +44,7 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[]): OpenApiDocume
   };
 }
 
-function operation(route: ApiRoute, converter: SchemaConverter): Record<string, unknown> {
+function operation(route: ApiRoute, converter: SchemaConverter, rules: RouteRules): Record<string, unknown> {
   const parameters = [...pathParameters(route, converter), ...queryParameters(route.query, converter)];
   return {
     operationId: operationIdOf(route),
@@ -54,7 +55,7 @@ function operation(route: ApiRoute, converter: SchemaConverter): Record<string, 
     ...(route.body
       ? { requestBody: { required: true, content: { 'application/json': { schema: converter.convert(route.body, 'input') } } } }
       : {}),
-    responses: responses(route, converter),
+    responses: responses(route, converter, rules),
   };
 }
 
@@ -84,7 +85,7 @@ function objectProperties(schema: z.ZodObject, converter: SchemaConverter) {
   };
 }
 
-function responses(route: ApiRoute, converter: SchemaConverter): Record<string, unknown> {
+function responses(route: ApiRoute, converter: SchemaConverter, rules: RouteRules): Record<string, unknown> {
   const documented: Record<string, unknown> = {};
   const takesInput = Boolean(route.query || route.body);
   for (const [status, spec] of Object.entries(route.responses) as [string, ResponseSpec][]) {
@@ -93,7 +94,7 @@ function responses(route: ApiRoute, converter: SchemaConverter): Record<string, 
   }
   if (takesInput && !documented['400']) documented['400'] = { $ref: '#/components/responses/InvalidInput' };
   if (route.auth && !documented['401']) documented['401'] = { $ref: '#/components/responses/Unauthorized' };
-  if (route.method === 'get' && !route.auth && !isDeveloperArea(route.path) && !documented['429']) {
+  if (route.method === 'get' && !route.auth && !rules.isDeveloperArea(route.path) && !documented['429']) {
     documented['429'] = { $ref: '#/components/responses/RateLimited' };
   }
   return documented;

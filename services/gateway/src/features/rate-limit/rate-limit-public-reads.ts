@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { RateLimitedError } from '@timetable/http';
 import { counter } from '@timetable/observability';
-import { isDeveloperArea } from '../authentication/key-routes.js';
+import type { RouteRules } from '../authentication/key-routes.js';
 import { setRateLimitHeaders, type PublicReadLimit } from './public-read-limit.js';
 
 const rateLimited = counter({
@@ -13,9 +13,9 @@ const rateLimited = counter({
  * Every tier applies to every public read (GET/HEAD outside /developers and /webhooks), per client: an
  * IPv4 address or an IPv6 /64 (`req.ip`, which honours the app's 'trust proxy' setting).
  */
-export function rateLimitPublicReads(limit: PublicReadLimit): RequestHandler {
+export function rateLimitPublicReads(limit: PublicReadLimit, rules: RouteRules): RequestHandler {
   return async (req, res, next) => {
-    if ((req.method !== 'GET' && req.method !== 'HEAD') || isDeveloperArea(req.path)) return next();
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || rules.isDeveloperArea(req.path)) return next();
     const decision = await limit.check(req, req.ip);
     if (decision === 'unlimited') return next();
     setRateLimitHeaders(res, decision);

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { RateLimiter, RateTier } from '@timetable/cache';
-import { developersApi } from '@timetable/contracts';
-import { expressPath, RateLimitedError } from '@timetable/http';
+import { developersApi, expressPath } from '@timetable/contracts';
+import { RateLimitedError } from '@timetable/http';
 import { counter, type Logger } from '@timetable/observability';
 import { rateLimitClientKey } from './client-key.js';
 import { failedOpen } from './limiter-failures.js';

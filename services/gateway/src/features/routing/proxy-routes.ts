@@ -1,6 +1,5 @@
 import { Router, type RequestHandler } from 'express';
-import { allApiRoutes, type ApiRoute, type ServiceName } from '@timetable/contracts';
-import { bySpecificity, expressPath } from '@timetable/http';
+import { bySpecificity, expressPath, type ApiRoute, type ServiceName } from '@timetable/contracts';
 import type { Logger } from '@timetable/observability';
 import { createUpstreamProxy } from './upstream-proxy.js';
 
@@ -21,11 +20,12 @@ const URL_OF: Record<ServiceName, keyof UpstreamUrls> = {
 };
 
 /**
- * Distributed mode's routing table, derived from the route contract: each documented path goes to the
+ * Distributed mode's routing table, derived from the gateway's route list (the one its key, usage and read
+ * limit rules and its OpenAPI document come from): each documented path goes to the
  * service that owns it, whatever the method (the service answers a method it does not serve). A path no
  * route documents never leaves the gateway: its 404 comes from here.
  */
-export function createProxyRoutes(urls: UpstreamUrls, logger: Logger, routes: readonly ApiRoute[] = allApiRoutes): Router {
+export function createProxyRoutes(urls: UpstreamUrls, logger: Logger, routes: readonly ApiRoute[]): Router {
   const proxies = new Map<ServiceName, RequestHandler>();
   const proxyOf = (service: ServiceName) => {
     let proxy = proxies.get(service);

@@ -52,7 +52,7 @@ export class DeliveryAttempt {
       const rawBody = serialiseDeliveryBody(claimed.messageId, claimed.eventType, claimed.data, sentAt);
       const headers = deliveryHeaders(rawBody, sentAt, claimed.secret, claimed.id);
       const started = performance.now();
-      const outcome = await breakers.run(claimed.webhookId, () => sender.post(claimed.url, headers, rawBody, this.deps.shutdown), countsAsFailure);
+      const outcome = await breakers.run(claimed.webhookId, () => sender.post(claimed.url, headers, rawBody, { shutdown: this.deps.shutdown }), countsAsFailure);
       if (outcome.kind === 'open') {
         await this.postpone(claimed, outcome.retryAt);
         return undefined;

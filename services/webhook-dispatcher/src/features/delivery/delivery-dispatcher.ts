@@ -1,47 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@timetable/observability';
 import type { EndpointBreakers } from '../breaker/endpoint-breakers.js';
+import { AttemptStarter } from './attempt-starter.js';
 import { ClaimPacing } from './claim-pacing.js';
+import { CLAIM_AHEAD_FACTOR, claimRequest, type DispatcherSettings } from './dispatcher-settings.js';
 import { DeliveryAttempt } from './delivery-attempt.js';
 import { dueDeliveries } from './delivery-metrics.js';
 import type { ClaimedDelivery, DeliveryStore } from './delivery-store.js';
-import { HostQueues, SLOW_AFTER_MS } from './host-queues.js';
+import { HostQueues } from './host-queues.js';
+import { SLOW_AFTER_MS } from './host-reputation.js';
 import type { HttpSender } from './http-sender.js';
 import { InFlightAttempts } from './in-flight-attempts.js';
 import { OutcomeRecorder } from './outcome-recorder.js';
+import { SlowHostWatch } from './slow-host-watch.js';
 
-/**
- * Leases held at most by one dispatcher: this many times its concurrency (running, waiting and unwritten).
- * It claims again when fewer than half of them wait, so a claim (a transaction and a commit) is made for
- * hundreds of deliveries, and the queues do not run dry while it runs. Unwritten outcomes keep their leases
- * for a record batch's delay and write, a few hundred at full speed: at 16 times, the queues ran dry
- * between claims.
- */
-export const CLAIM_AHEAD_FACTOR = 24;
-/** Leases one dispatcher may hold to a host no other dispatcher holds a lease to: this many times the host limit. */
-export const HOST_AHEAD_FACTOR = 32;
-/**
- * An attempt starts only while its lease has this much time left beyond the request timeout, so it ends and
- * its outcome is written while the lease holds. A delivery that waited longer is released unattempted.
- */
-export const LEASE_MARGIN_MS = 60_000;
-/** How often the dispatcher looks for hosts that have become slow. */
-const SLOW_CHECK_MS = 100;
-
-export interface DispatcherSettings {
-  intervalSeconds: number;
-  retryDelaysSeconds: number[];
-  timeoutMs: number;
-  /** Attempts in flight at once in this process. */
-  concurrency: number;
-  /** DELIVERY_HOST_CONCURRENCY: attempts in flight at once to one subscriber host. */
-  hostConcurrency: number;
-  /** How long stop() lets attempts in flight finish before it interrupts and releases them. */
-  drainTimeoutMs: number;
-  now: () => Date;
-  /** How long an outcome waits to be written with others; default RECORD_DELAY_MS. */
-  recordDelayMs?: number;
-}
 
 export interface DeliveryDispatcherDeps {
   store: DeliveryStore;
@@ -74,14 +46,13 @@ export class DeliveryDispatcher {
   private readonly recorder: OutcomeRecorder;
   private readonly shutdown = new AbortController();
   private readonly pacing: ClaimPacing;
-  /** Hosts that get no leases ahead (see releaseSlowHosts), and when they were last looked for. */
-  private slowHosts: string[] = [];
-  private slowCheckedAt = 0;
+  /** Hosts that get no leases ahead. */
+  private readonly slowHosts: SlowHostWatch;
   /** runCycle was called while this cycle ran: claim at the next turn of its loop, whatever the pacing says. */
   private claimAsked = false;
 
   private readonly store: DeliveryStore;
-  private readonly attempts: DeliveryAttempt;
+  private readonly starter: AttemptStarter;
   private readonly logger: Logger;
   private readonly settings: DispatcherSettings;
 
@@ -104,10 +75,14 @@ export class DeliveryDispatcher {
         this.inFlight.wake();
       },
     });
+    this.slowHosts = new SlowHostWatch({ queues: this.queues, recorder: this.recorder });
     this.pacing = new ClaimPacing(deps.settings.intervalSeconds * 1000);
-    this.attempts = new DeliveryAttempt({
+    const attempts = new DeliveryAttempt({
       store: deps.store, sender: deps.sender, breakers: deps.breakers, queues: this.queues, recorder: this.recorder, logger: deps.logger,
       retryDelaysSeconds: deps.settings.retryDelaysSeconds, now: deps.settings.now, shutdown: this.shutdown.signal,
+    });
+    this.starter = new AttemptStarter({
+      queues: this.queues, inFlight: this.inFlight, attempts, recorder: this.recorder, pacing: this.pacing, settings: deps.settings,
     });
   }
 
@@ -124,6 +99,7 @@ export class DeliveryDispatcher {
   async stop(): Promise<void> {
     this.running = false;
     this.stopping = true;
+    this.starter.stop();
     clearTimeout(this.timer);
     this.inFlight.wake();
     const cycle = this.current?.catch(() => undefined);
@@ -197,7 +173,7 @@ export class DeliveryDispatcher {
           await this.inFlight.nextChange(intervalMs);
           continue;
         }
-        this.releaseSlowHosts();
+        if (this.slowHosts.check()) this.starter.startReady();
         if (this.claimAsked) {
           // Taken here, not where it was asked: a claim under way when it came would overwrite the pacing.
           this.claimAsked = false;
@@ -217,7 +193,7 @@ export class DeliveryDispatcher {
             continue;
           }
           this.queues.add(claimed);
-          this.startReady();
+          this.starter.startReady();
           nothingMoreDue = claimed.length < room && !leasesHeld;
         }
         if (this.inFlight.size === 0 && this.queues.waiting === 0) {
@@ -229,7 +205,7 @@ export class DeliveryDispatcher {
         }
         // Woken when an attempt ends or outcomes are written (either frees room to claim), or when the pacing's
         // pause is over (asked after any claim above, so the pause runs from when that claim came back); with
-        // attempts in flight, look again at least as often as a host can turn slow (releaseSlowHosts).
+        // attempts in flight, look again at least as often as a host can turn slow (SlowHostWatch).
         const waitMs = this.wantsClaim(maxHeld) ? this.pacing.waitMs() : intervalMs;
         await this.inFlight.nextChange(this.inFlight.size > 0 ? Math.min(waitMs, SLOW_AFTER_MS) : waitMs);
       }
@@ -247,72 +223,16 @@ export class DeliveryDispatcher {
     return maxHeld - this.held > 0 && this.queues.waiting < maxHeld / 2;
   }
 
-  /**
-   * Hands back what waits for hosts that have become slow (queues.slowHosts), and remembers them so that the
-   * next claims lease them no more than they can run: their queue would hold leases the other hosts could use
-   * (checked at most every SLOW_CHECK_MS; the check walks every host). Their attempts no longer take the
-   * process's slots (HostQueues), so what waits for other hosts may start.
-   */
-  private releaseSlowHosts(): void {
-    const now = performance.now();
-    if (now - this.slowCheckedAt < SLOW_CHECK_MS) return;
-    this.slowCheckedAt = now;
-    this.slowHosts = this.queues.slowHosts();
-    for (const host of this.slowHosts) {
-      const waiting = this.queues.takeWaiting(host);
-      if (waiting.length > 0) this.recorder.release(waiting);
-    }
-    // Their attempts may have moved to the spare slots and freed some of the process's for what waits.
-    if (this.slowHosts.length > 0 && this.queues.waiting > 0) this.startReady();
-  }
-
   private claim(limit: number): Promise<ClaimedDelivery[]> {
-    const now = this.settings.now();
-    return this.store.claimDue({
-      now,
-      // Covers waiting, a full timeout and recording; only a crashed holder lets it run out.
-      leaseUntil: new Date(now.getTime() + 2 * this.settings.timeoutMs + LEASE_MARGIN_MS),
-      claimToken: randomUUID(),
-      limit,
-      hostLimit: this.settings.hostConcurrency,
-      claimedBy: this.instanceId,
-      hostAheadLimit: this.settings.hostConcurrency * HOST_AHEAD_FACTOR,
-      slowHosts: this.slowHosts,
-      // A host not yet known to answer gets its slots' worth until it does: one that never answers would
-      // otherwise hold a queue of up to hostAheadLimit leases, room the others could use, until it counts as slow.
-      answeringHosts: this.queues.answeringHosts(),
-    });
-  }
-
-  /** Starts what the host and process limits allow; what waited too long for its lease goes back. */
-  private startReady(): void {
-    if (this.stopping) return;
-    const latestStart = this.settings.now().getTime() + this.settings.timeoutMs + LEASE_MARGIN_MS;
-    const stale: ClaimedDelivery[] = [];
-    for (const delivery of this.queues.takeStartable()) {
-      if (delivery.leaseUntil.getTime() < latestStart) {
-        stale.push(delivery);
-        this.queues.handedBack(delivery.host);
-        continue;
-      }
-      this.inFlight.add(delivery, this.attempt(delivery));
-    }
-    if (stale.length > 0) {
-      this.recorder.release(stale);
-      // Their slots are free again.
-      this.startReady();
-    }
-  }
-
-  private async attempt(claimed: ClaimedDelivery): Promise<void> {
-    // Set when the host answered with an HTTP response: what tells the queues it answers (HostQueues).
-    let answeredAfterMs: number | undefined;
-    try {
-      answeredAfterMs = await this.attempts.run(claimed);
-    } finally {
-      this.queues.finished(claimed.host, answeredAfterMs);
-      this.pacing.attemptEnded();
-      this.startReady();
-    }
+    return this.store.claimDue(
+      claimRequest(this.settings, {
+        instanceId: this.instanceId,
+        limit,
+        slowHosts: this.slowHosts.hosts,
+        // A host not yet known to answer gets its slots' worth until it does: one that never answers would
+        // otherwise hold a queue of up to hostAheadLimit leases, room the others could use, until it counts as slow.
+        answeringHosts: this.queues.answeringHosts(),
+      }),
+    );
   }
 }

@@ -1,5 +1,6 @@
 import { END_LEASES_CTES } from './claim-due-sql.js';
-import type { AttemptRecord, HeldLease } from './delivery-store.js';
+import type { AttemptRecord, HeldLease } from './delivery-lease.js';
+import { storableText } from './storable-text.js';
 
 /**
  * The statements that end leases (record an outcome, release, postpone, fail) and the JSON rows they read.
@@ -23,18 +24,6 @@ export function attemptRowJson(lease: HeldLease, record: AttemptRecord): string 
 
 function jsonOrNull(text: string | null): string {
   return text === null ? 'null' : JSON.stringify(storableText(text));
-}
-
-/** Half of a surrogate pair with no other half: what cutting an answer at 1,000 UTF-16 units may leave. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-/**
- * A subscriber's answer or an error text as PostgreSQL takes it: it refuses a NUL character and half a
- * surrogate pair in text, and one such row would fail the whole batch, every time it is sent again (its
- * attempt never recorded, its delivery repeated for ever). NUL is dropped, half a pair becomes U+FFFD.
- */
-function storableText(text: string): string {
-  return text.replaceAll('\u0000', '').replace(LONE_SURROGATE, '\uFFFD');
 }
 
 export function leasesJson(leases: HeldLease[]): string {

@@ -1,16 +1,5 @@
-import type { ClaimedDelivery } from './delivery-store.js';
-
-/**
- * How long a host's attempts may run without one ending before the host counts as slow; an answer within it
- * shows the host answers.
- */
-export const SLOW_AFTER_MS = 1000;
-/** How long a host is remembered as slow after it was last seen stalled, and as answering after it last answered. */
-export const SLOW_REMEMBERED_MS = 5 * 60_000;
-/** Hosts remembered as slow, and as answering, at most; beyond it the one seen longest ago is forgotten. */
-export const MAX_SLOW_HOSTS = 1000;
-/** A host's last answer is noted again only when the one noted is this much older, so not per attempt. */
-const ANSWER_NOTED_EVERY_MS = 1000;
+import type { ClaimedDelivery } from './delivery-lease.js';
+import { HostReputation, SLOW_AFTER_MS } from './host-reputation.js';
 
 interface HostQueue {
   waiting: ClaimedDelivery[];
@@ -49,14 +38,8 @@ export class HostQueues {
   /** Attempts running on the process's slots, and on the spare slots. */
   private runningCount = 0;
   private spareRunningCount = 0;
-  /**
-   * Slow hosts and when each was last seen stalled, and hosts that answered and when they last did (as
-   * noted), each oldest first. Kept apart from the queues, which are forgotten when a host has nothing running
-   * or waiting: a host that never answers is idle between the timeouts of its attempts, and would otherwise be
-   * leased ahead again after each of them.
-   */
-  private readonly slowSeenAt = new Map<string, number>();
-  private readonly answeredAt = new Map<string, number>();
+  /** Which hosts were seen stalled and which answered, remembered beyond their queues. */
+  private readonly reputation = new HostReputation();
 
   constructor(
     private readonly limits: HostQueuesLimits,
@@ -128,7 +111,7 @@ export class HostQueues {
    */
   finished(host: string, answeredAfterMs?: number): void {
     this.stopped(host, true);
-    if (answeredAfterMs !== undefined && answeredAfterMs < SLOW_AFTER_MS) this.answered(host);
+    if (answeredAfterMs !== undefined && answeredAfterMs < SLOW_AFTER_MS) this.reputation.answered(host, this.clock());
     const queue = this.hosts.get(host);
     if (queue) {
       this.settle(host, queue);
@@ -163,12 +146,11 @@ export class HostQueues {
     const now = this.clock();
     for (const [host, queue] of this.hosts) {
       if (queue.running === 0 || queue.lastProgressAt > now - SLOW_AFTER_MS) continue;
-      remember(this.slowSeenAt, host, now);
+      this.reputation.stalled(host, now);
     }
-    forgetOld(this.slowSeenAt, now);
-    forgetOld(this.answeredAt, now);
+    this.reputation.forgetOld(now);
     for (const [host, queue] of this.hosts) this.settle(host, queue);
-    return [...this.slowSeenAt.keys()];
+    return this.reputation.slowHosts();
   }
 
   /**
@@ -176,9 +158,7 @@ export class HostQueues {
    * since (as remembered at the last `slowHosts`). Only these are leased ahead of their slots.
    */
   answeringHosts(): string[] {
-    const hosts: string[] = [];
-    for (const host of this.answeredAt.keys()) if (!this.slowSeenAt.has(host)) hosts.push(host);
-    return hosts;
+    return this.reputation.answeringHosts();
   }
 
   /** Removes and returns what waits for one host (its breaker opened) or, without a host, for every host. */
@@ -197,25 +177,19 @@ export class HostQueues {
     return taken;
   }
 
-  private answered(host: string): void {
-    this.slowSeenAt.delete(host);
-    const now = this.clock();
-    if (now - (this.answeredAt.get(host) ?? Number.NEGATIVE_INFINITY) >= ANSWER_NOTED_EVERY_MS) remember(this.answeredAt, host, now);
-  }
-
   /**
    * A host known to answer (and not slow since) starts on the process's slots; a slow host, or one not known
    * either way, on the spare ones while any is free, else on the process's: a host that answers, however
    * slowly, must not wait behind hung attempts for slots the process has free.
    */
   private startsOnSpare(host: string): boolean {
-    if (this.answeredAt.has(host) && !this.slowSeenAt.has(host)) return false;
+    if (this.reputation.isAnswering(host)) return false;
     return this.spareRunningCount < this.limits.limit;
   }
 
   /** Moves a slow host's running attempts to the spare slots and an answering host's back, if there is room for them. */
   private settle(host: string, queue: HostQueue): void {
-    const spare = this.slowSeenAt.has(host) || (!this.answeredAt.has(host) && queue.spare);
+    const spare = this.reputation.isSlow(host) || (!this.reputation.hasAnswered(host) && queue.spare);
     if (queue.spare === spare) return;
     if ((spare ? this.spareRunningCount : this.runningCount) + queue.running > this.limits.limit) return;
     const moved = spare ? queue.running : -queue.running;
@@ -235,19 +209,5 @@ export class HostQueues {
 
   private forgetIfIdle(host: string, queue: HostQueue): void {
     if (queue.running === 0 && queue.waiting.length === 0) this.hosts.delete(host);
-  }
-}
-
-/** Notes `host` at `now`, re-inserted so that the map stays oldest first. */
-function remember(seenAt: Map<string, number>, host: string, now: number): void {
-  seenAt.delete(host);
-  seenAt.set(host, now);
-}
-
-/** Forgets what was noted longer than SLOW_REMEMBERED_MS ago, and the oldest beyond MAX_SLOW_HOSTS. */
-function forgetOld(seenAt: Map<string, number>, now: number): void {
-  for (const [host, at] of seenAt) {
-    if (now - at < SLOW_REMEMBERED_MS && seenAt.size <= MAX_SLOW_HOSTS) break;
-    seenAt.delete(host);
   }
 }

@@ -29,6 +29,16 @@ interface Target {
  * POSTs one signed body. Redirects are never followed (undici's dispatch has no redirect handling unless
  * asked), so a 3xx is a failed attempt rather than a way to reach a host the subscriber did not name.
  */
+export interface PostOptions {
+  /** Aborted when the dispatcher stops: the attempt is interrupted and not counted. */
+  shutdown?: AbortSignal;
+  /**
+   * Replaces the sender's limit for this one attempt; the dispatcher never passes it. It lets a test keep the
+   * only connection busy past another attempt's limit without depending on which timer fires first.
+   */
+  timeoutMs?: number;
+}
+
 export class HttpSender {
   private readonly agent: Agent;
   private readonly guard: AddressGuard;
@@ -46,11 +56,7 @@ export class HttpSender {
     this.agent = new Agent({ connect: { lookup: deps.guard.lookup }, keepAliveTimeout: 10_000, connections: deps.connectionsPerHost ?? null });
   }
 
-  /**
-   * `timeoutMs` replaces the sender's limit for this one attempt; the dispatcher never passes it. It lets a
-   * test keep the only connection busy past another attempt's limit without depending on which timer fires first.
-   */
-  post(url: string, headers: Record<string, string>, body: string, shutdown?: AbortSignal, timeoutMs = this.timeoutMs): Promise<AttemptResult> {
+  post(url: string, headers: Record<string, string>, body: string, { shutdown, timeoutMs = this.timeoutMs }: PostOptions = {}): Promise<AttemptResult> {
     return new Promise((resolve) => {
       let target: Target;
       try {

@@ -1,4 +1,4 @@
-import type { ClaimedDelivery } from './delivery-store.js';
+import type { ClaimedDelivery } from './delivery-lease.js';
 
 /**
  * The attempts this dispatcher has under way (the load per host is read from the leases, across replicas),

@@ -10,13 +10,16 @@ export const MATCHER_GROUP_ID = 'webhook-dispatcher';
  * topic (a fresh deployment must not flood subscribers with history); from then on committed offsets
  * and the idempotent insert give at-least-once transport with exactly-once effect.
  */
-export function subscribeChangeMatcher(
-  bus: EventBus,
-  store: MatchStore,
-  logger: Logger,
-  now: () => Date,
-  groupId: string = MATCHER_GROUP_ID,
-): EventConsumer {
+export interface ChangeMatcherDeps {
+  bus: EventBus;
+  store: MatchStore;
+  logger: Logger;
+  now: () => Date;
+  /** The consumer group; MATCHER_GROUP_ID unless given. */
+  groupId?: string;
+}
+
+export function subscribeChangeMatcher({ bus, store, logger, now, groupId = MATCHER_GROUP_ID }: ChangeMatcherDeps): EventConsumer {
   return bus.subscribe({
     groupId,
     topic: topics.changes,
