@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { parseRateTiers, RedisRateLimiter } from '@timetable/cache';
+import { createRedisConnection, parseRateTiers, RedisRateLimiter } from '@timetable/cache';
+import { createLogger } from '@timetable/observability';
 import { testInfrastructure } from '@timetable/testing';
 
 const redis = new Redis(testInfrastructure().redisUrl);
@@ -73,6 +74,22 @@ describe('the Redis rate limiter', () => {
       expect(await redis.get(`${namespace}rate:client:60`)).toBe('1');
     } finally {
       await prefixed.quit();
+    }
+  });
+
+  it('counts exactly on the request paths\' connection, whose commands of one turn go out together', async () => {
+    const namespace = `${prefix}conn:`;
+    const connection = createRedisConnection({ url: testInfrastructure().redisUrl, keyPrefix: namespace, logger: createLogger({ name: 'test', level: 'silent' }) });
+    try {
+      // It fails fast rather than queueing while it connects.
+      await new Promise((resolve) => connection.once('ready', resolve));
+      const limiter = new RedisRateLimiter(connection, 'rate:');
+      const decisions = await Promise.all(Array.from({ length: 25 }, () => limiter.consume('turn', parseRateTiers('20/1m'))));
+      expect(decisions.filter((decision) => decision.allowed)).toHaveLength(20);
+      expect(decisions.map((decision) => decision.remaining).sort((a, b) => a - b).slice(-3)).toEqual([17, 18, 19]);
+      expect(await redis.get(`${namespace}rate:turn:60`)).toBe('25');
+    } finally {
+      await connection.quit();
     }
   });
 });
