@@ -8,9 +8,9 @@ const conditions = ['@timetable/source', 'module', 'node', 'development|producti
 const DISTRIBUTED_TESTS = 'services/standalone/test/distributed/**/*.int.test.ts';
 // The fault matrix: private PostgreSQL, Redis, Kafka and registry that its rows stop, restart and break.
 const FAULT_TESTS = 'services/standalone/test/faults/**/*.int.test.ts';
-// Smoke runs of the benches; the end-to-end one starts a distributed stack, so it runs with those tests.
+// Smoke runs of the benches; those that start a distributed stack run with those tests.
 const BENCH_TESTS = 'bench/test/**/*.int.test.ts';
-const BENCH_E2E_TEST = 'bench/test/e2e-latency.int.test.ts';
+const BENCH_STACK_TESTS = ['bench/test/e2e-latency.int.test.ts', 'bench/test/distributed-throughput.int.test.ts'];
 // The page for people in Debian's chromium (`npm run test:browser`); each file starts the embedded system.
 const BROWSER_TESTS = 'services/standalone/test/browser/**/*.int.test.ts';
 
@@ -39,7 +39,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['{libs,services,tools}/*/test/**/*.int.test.ts', 'deploy/test/**/*.int.test.ts', BENCH_TESTS],
-          exclude: [DISTRIBUTED_TESTS, FAULT_TESTS, BROWSER_TESTS, BENCH_E2E_TEST, '**/node_modules/**'],
+          exclude: [DISTRIBUTED_TESTS, FAULT_TESTS, BROWSER_TESTS, ...BENCH_STACK_TESTS, '**/node_modules/**'],
           globalSetup: ['libs/testing/src/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
@@ -53,7 +53,7 @@ export default defineConfig({
         ...shared,
         test: {
           name: 'distributed',
-          include: [DISTRIBUTED_TESTS, BENCH_E2E_TEST],
+          include: [DISTRIBUTED_TESTS, ...BENCH_STACK_TESTS],
           globalSetup: ['libs/testing/src/global-setup.ts'],
           testTimeout: 300_000,
           hookTimeout: 300_000,

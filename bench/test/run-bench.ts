@@ -16,17 +16,17 @@ export interface BenchRun {
 }
 
 /**
- * Runs `npm run <script>` as the README documents it, with `env` added to this process's environment (a value
- * of undefined removes a variable) and its results written to a temporary directory, not bench/results.
+ * Runs `npm run <script> [-- <args>]` as the README documents it, with `env` added to this process's environment
+ * (a value of undefined removes a variable) and its results written to a temporary directory, not bench/results.
  */
-export async function runBench(script: string, env: Record<string, string | undefined>): Promise<BenchRun> {
+export async function runBench(script: string, env: Record<string, string | undefined>, args: string[] = []): Promise<BenchRun> {
   const resultsDir = await mkdtemp(path.join(tmpdir(), 'timetable-bench-results-'));
   const childEnv: NodeJS.ProcessEnv = { ...process.env, BENCH_RESULTS_DIR: resultsDir };
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) delete childEnv[name];
     else childEnv[name] = value;
   }
-  const child = spawn('npm', ['run', '-s', script], { cwd: repoRoot, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('npm', ['run', '-s', script, ...(args.length > 0 ? ['--', ...args] : [])], { cwd: repoRoot, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

@@ -5,6 +5,7 @@ export { parseRateTiers, decide, type RateTier, type RateDecision, type RateLimi
 export { MemoryRateLimiter, consumeNowOrLater } from './memory-rate-limiter.js';
 export { RedisRateLimiter } from './redis-rate-limiter.js';
 export { createRedisConnection, type RedisConnectionSettings } from './redis-connection.js';
+export { HotResponseStore, type HotResponseOptions } from './hot-response-store.js';
 export { ResponseStore, RESPONSE_NAMESPACE, requestUrlKey, type StoredResponse } from './response-store.js';
 export { etagMatches, isNotModified, type Validators } from './conditional-request.js';
 export { formatHttpDate, parseHttpDate } from './http-date.js';

@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { parseRateTiers, RedisRateLimiter } from '@timetable/cache';
+import { testInfrastructure } from '@timetable/testing';
+
+const redis = new Redis(testInfrastructure().redisUrl);
+const prefix = `test:${randomUUID()}:rate:`;
+
+afterAll(async () => {
+  const keys = await redis.keys(`${prefix}*`);
+  if (keys.length > 0) await redis.del(...keys);
+  await redis.quit();
+});
+
+describe('the Redis rate limiter', () => {
+  it('checks every tier in one command once Redis knows the script, sent by its hash', async () => {
+    const limiter = new RedisRateLimiter(redis, prefix);
+    const tiers = parseRateTiers('10/1s,60/1m,1000/1h');
+    await limiter.consume('one-trip', tiers);
+    const sent = vi.spyOn(redis, 'sendCommand');
+    try {
+      await limiter.consume('one-trip', tiers);
+      expect(sent.mock.calls.map(([command]) => command.name)).toEqual(['evalsha']);
+    } finally {
+      sent.mockRestore();
+    }
+  });
+
+  it('counts each tier and answers with the tier closest to its limit, with an expiry on every counter', async () => {
+    const limiter = new RedisRateLimiter(redis, prefix);
+    const tiers = parseRateTiers('3/1m,100/1h');
+    const decisions = [];
+    for (let i = 0; i < 4; i += 1) decisions.push(await limiter.consume('tiers', tiers));
+    expect(decisions.map((decision) => decision.remaining)).toEqual([2, 1, 0, 0]);
+    expect(decisions.map((decision) => decision.allowed)).toEqual([true, true, true, false]);
+    expect(decisions[3]).toMatchObject({ limit: 3 });
+    expect(decisions[3]!.retryAfterSeconds).toBeGreaterThan(0);
+    expect(decisions[3]!.retryAfterSeconds).toBeLessThanOrEqual(60);
+    expect(await redis.get(`${prefix}tiers:3600`)).toBe('4');
+    for (const window of [60, 3600]) {
+      const ttl = await redis.pttl(`${prefix}tiers:${window}`);
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(window * 1000);
+    }
+  });
+
+  it('keeps separate budgets per client', async () => {
+    const limiter = new RedisRateLimiter(redis, prefix);
+    const tiers = parseRateTiers('1/1m');
+    expect((await limiter.consume('client-a', tiers)).allowed).toBe(true);
+    expect((await limiter.consume('client-a', tiers)).allowed).toBe(false);
+    expect((await limiter.consume('client-b', tiers)).allowed).toBe(true);
+  });
+
+  it('shares one budget when two replicas count concurrently on their own connections', async () => {
+    const other = new Redis(testInfrastructure().redisUrl);
+    try {
+      const replicas = [new RedisRateLimiter(redis, prefix), new RedisRateLimiter(other, prefix)];
+      const tiers = parseRateTiers('10/1m');
+      const decisions = await Promise.all(Array.from({ length: 30 }, (_, i) => replicas[i % 2]!.consume('concurrent', tiers)));
+      expect(decisions.filter((decision) => decision.allowed)).toHaveLength(10);
+    } finally {
+      await other.quit();
+    }
+  });
+
+  it('honours the connection\'s key prefix on the script\'s keys', async () => {
+    const namespace = `${prefix}ns:`;
+    const prefixed = new Redis(testInfrastructure().redisUrl, { keyPrefix: namespace });
+    try {
+      await new RedisRateLimiter(prefixed, 'rate:').consume('client', parseRateTiers('5/1m'));
+      expect(await redis.get(`${namespace}rate:client:60`)).toBe('1');
+    } finally {
+      await prefixed.quit();
+    }
+  });
+});
