@@ -5,13 +5,13 @@ import { OutboxRelay, type EventBus } from '@timetable/events';
 import type { ServiceModule } from '@timetable/http';
 import { PeriodicJob, type Logger } from '@timetable/observability';
 import { icalUrlRoutes } from './features/ical-url/ical-url-routes.js';
-import { SyncRunStore } from './features/runs/sync-run-store.js';
+import { SyncRunStore } from './features/write/sync-run-store.js';
 import { SyncRunner, type SyncRunResult } from './features/runs/sync-runner.js';
-import { UpstreamBodyStore } from './features/runs/upstream-body-store.js';
-import { SnapshotStore } from './features/snapshot/snapshot-store.js';
-import { StagedEntityStore } from './features/snapshot/staged-entity-store.js';
+import { UpstreamBodyStore } from './features/write/upstream-body-store.js';
+import { SnapshotStore } from './features/write/snapshot-store.js';
+import { StagedEntityStore } from './features/write/staged-entity-store.js';
 import { statusRoutes } from './features/status/status-routes.js';
-import { StarplanClient } from './features/upstream-client/starplan-client.js';
+import { StarplanClient } from './features/read/starplan-client.js';
 import { RefusalReport } from './features/validate/refusal-report.js';
 import { SYNC_SCHEMA } from './migrations/index.js';
 

@@ -1,8 +1,8 @@
 /** Programs, their semesters (planning groups) and academic periods (pu x group with a fetched feed). */
 import type { AcademicPeriodData, ProgramData, SemesterData } from '@timetable/contracts';
-import type { UpstreamPlanningGroup, UpstreamPlanningUnit, UpstreamProgram } from '../upstream-client/upstream-types.js';
+import type { UpstreamPlanningGroup, UpstreamPlanningUnit, UpstreamProgram } from '../read/upstream-types.js';
 import { pairScope, programScope, type NormalisedEntity } from './normalised-entity.js';
-import type { UpstreamSnapshot } from '../upstream-client/upstream-snapshot.js';
+import type { UpstreamSnapshot } from '../read/upstream-snapshot.js';
 import { MAX_INTEGER } from '../validate/bounds.js';
 import { academicPeriodIdOf, programIdOf, semesterIdOf } from './upstream-ids.js';
 

@@ -11,15 +11,16 @@ import type { OutboxRelay } from '@timetable/events';
 import type { Logger } from '@timetable/observability';
 import { programScope } from '../normalise/normalised-entity.js';
 import { programIdOf, semesterIdOf } from '../normalise/upstream-ids.js';
-import { ScopeCounts } from '../snapshot/scope-counts.js';
-import type { IndexedEntity, SnapshotStore } from '../snapshot/snapshot-store.js';
-import type { StagedEntityStore } from '../snapshot/staged-entity-store.js';
+import { ScopeCounts } from '../diff/scope-counts.js';
+import type { IndexedEntity } from '../diff/diff-snapshots.js';
+import type { SnapshotStore } from '../write/snapshot-store.js';
+import type { StagedEntityStore } from '../write/staged-entity-store.js';
 import type { FeedOccurrence } from '../validate/feed-occurrence.js';
-import { readAsStored, readPlanningUnits, type LastRead } from '../upstream-client/read-as-stored.js';
-import { groupsToRead, READ_VERSION, readFeeds, readLists, rereadFeeds, type ScopedFailure } from '../upstream-client/read-upstream.js';
-import type { SeenBodies, StarplanClient } from '../upstream-client/starplan-client.js';
-import type { UpstreamPlanningGroup } from '../upstream-client/upstream-types.js';
-import type { UpstreamSnapshot } from '../upstream-client/upstream-snapshot.js';
+import { readAsStored, readPlanningUnits, type LastRead } from '../read/read-as-stored.js';
+import { groupsToRead, READ_VERSION, readFeeds, readLists, rereadFeeds, type ScopedFailure } from '../read/read-upstream.js';
+import type { SeenBodies, StarplanClient } from '../read/starplan-client.js';
+import type { UpstreamPlanningGroup } from '../read/upstream-types.js';
+import type { UpstreamSnapshot } from '../read/upstream-snapshot.js';
 import { withAdvisoryLock } from './advisory-lock.js';
 import {
   syncChangesEmitted,
@@ -31,12 +32,12 @@ import {
   syncRunsSuperseded,
   syncStoredAnswerChecks,
 } from './metrics.js';
-import { DERIVATION_VERSION, feedRecordChanges, NextSnapshotBuilder, type FeedRecord } from './next-snapshot.js';
-import { listsLookEmpty, rejectImplausibleLists } from './safety-valve.js';
-import type { ChangeTally} from './write-changes.js';
-import { writeChanges } from './write-changes.js';
-import type { PairError, SyncRunRecord, SyncRunStatus, SyncRunStore } from './sync-run-store.js';
-import type { StoredHashes, UpstreamBodyStore } from './upstream-body-store.js';
+import { DERIVATION_VERSION, feedRecordChanges, NextSnapshotBuilder, type FeedRecord } from '../diff/next-snapshot.js';
+import { listsLookEmpty, rejectImplausibleLists } from '../diff/safety-valve.js';
+import type { ChangeTally} from '../write/write-changes.js';
+import { writeChanges } from '../write/write-changes.js';
+import type { PairError, SyncRunRecord, SyncRunStatus, SyncRunStore } from '../write/sync-run-store.js';
+import type { StoredHashes, UpstreamBodyStore } from '../write/upstream-body-store.js';
 
 export interface SyncRunResult {
   /** Null when the run was skipped because another replica holds the lock. */

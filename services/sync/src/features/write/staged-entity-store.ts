@@ -1,6 +1,6 @@
 /**
  * The data of entities a run built that differ from the snapshot, put aside in PostgreSQL while the run goes
- * on reading, and read back in chunks when it writes (runs/write-changes.ts). Only one run builds at a time
+ * on reading, and read back in chunks when it writes (write/write-changes.ts). Only one run builds at a time
  * (the advisory lock), and each empties the table when it starts building (begin). Each row names its run, a run
  * reads back only its own and, once it is over, deletes only its own: should the lock's session end during a run
  * and another replica run beside it, neither takes the other's data, and the end of one leaves the other's in

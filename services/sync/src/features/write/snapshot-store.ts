@@ -1,27 +1,14 @@
 /** The snapshot: the last published version of every entity, with its hash and the scopes it came from. */
 import type { EntityType } from '@timetable/contracts';
 import type { Knex } from '@timetable/db';
-import type { EntityChange, SnapshotEntry } from '../diff/diff-snapshots.js';
+import type { EntityChange, IndexedEntity, SnapshotEntry } from '../diff/diff-snapshots.js';
 import { snapshotKey } from '../normalise/normalised-entity.js';
 import { StringPool } from '../normalise/string-pool.js';
-import { ScopeCounts } from './scope-counts.js';
+import { ScopeCounts } from '../diff/scope-counts.js';
 
 export interface StoredEntity extends SnapshotEntry {
   scopes: string[];
   updatedAt: Date;
-}
-
-/**
- * What a run needs of the last snapshot to diff against it: key, hash and scopes of every entity, and the
- * data only where asked for (null otherwise). At scale the data is most of the snapshot's size, and a run
- * needs it only for what changed (loadEntities) and for what it may keep as it was.
- */
-export interface IndexedEntity {
-  entityType: EntityType;
-  entityId: string;
-  contentHash: string;
-  scopes: string[];
-  data: Record<string, unknown> | null;
 }
 
 /** Which entities loadIndex reads the data of: every one of a type, or those with one of `scopes`. */

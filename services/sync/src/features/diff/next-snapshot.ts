@@ -3,24 +3,24 @@
  * added one at a time as they arrive, so their occurrences are let go as soon as their events are built.
  */
 import { createHash } from 'node:crypto';
-import { contentHash } from '../diff/content-hash.js';
+import { contentHash } from './content-hash.js';
 import { normaliseCourses } from '../normalise/normalise-courses.js';
 import { normalisePrograms } from '../normalise/normalise-programs.js';
 import { normaliseInstructors, normaliseRooms } from '../normalise/normalise-resources.js';
 import { pairScope, programScope, snapshotKey, type NormalisedEntity } from '../normalise/normalised-entity.js';
 import type { FeedOccurrence } from '../validate/feed-occurrence.js';
-import type { UpstreamPlanningGroup } from '../upstream-client/upstream-types.js';
-import type { UpstreamSnapshot } from '../upstream-client/upstream-snapshot.js';
-import { buildEvents, type Lookups } from '../series/build-events.js';
-import { NameLookup, type NameResolver } from '../series/resolve-references.js';
-import { ScopeCounts } from '../snapshot/scope-counts.js';
-import type { IndexedEntity } from '../snapshot/snapshot-store.js';
-import type { Validators } from '../upstream-client/fetch-with-retry.js';
-import { groupsToRead, type GroupToRead, type ScopedFailure } from '../upstream-client/read-upstream.js';
+import type { UpstreamPlanningGroup } from '../read/upstream-types.js';
+import type { UpstreamSnapshot } from '../read/upstream-snapshot.js';
+import { buildEvents, type Lookups } from '../normalise/build-events.js';
+import { NameLookup, type NameResolver } from '../normalise/resolve-references.js';
+import { ScopeCounts } from './scope-counts.js';
+import type { IndexedEntity } from './diff-snapshots.js';
+import type { Validators } from '../read/fetch-with-retry.js';
+import { groupsToRead, type GroupToRead, type ScopedFailure } from '../read/read-upstream.js';
 import { failedScopesOf, implausiblyEmptyFeed, keepPrevious, rejectImplausibleLists, type NextEntity } from './safety-valve.js';
 
 /**
- * Raise it when validate, normalise or series change what a feed yields for the same input: every stored feed
+ * Raise it when validate or normalise change what a feed yields for the same input: every stored feed
  * record then stops matching, so the next run parses and builds every feed again. 2: VEVENTs checked at the
  * boundary (validate/check-feed.ts).
  */
