@@ -32,7 +32,8 @@ import {
   syncRunsSuperseded,
   syncStoredAnswerChecks,
 } from './metrics.js';
-import { DERIVATION_VERSION, feedRecordChanges, NextSnapshotBuilder, type FeedRecord } from '../diff/next-snapshot.js';
+import { DERIVATION_VERSION, feedRecordChanges, type FeedRecord } from '../diff/feed-records.js';
+import { NextSnapshotBuilder } from '../diff/next-snapshot.js';
 import { listsLookEmpty, rejectImplausibleLists } from '../diff/safety-valve.js';
 import type { ChangeTally} from '../write/write-changes.js';
 import { writeChanges } from '../write/write-changes.js';
@@ -192,7 +193,7 @@ export class SyncRunner {
       const hash = upstream.unchangedFeeds.get(group.id);
       return hash !== undefined && !next.reuseFeed(og, group, hash);
     });
-    for (const failure of await rereadFeeds(client, upstream, reread, onParsed)) next.failFeed(failure);
+    for (const failure of await rereadFeeds(client, upstream, reread, { onParsed })) next.failFeed(failure);
     const snapshot = next.finish();
     await staged.add(next.takeChanged());
     await staged.flush();

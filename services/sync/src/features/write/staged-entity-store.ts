@@ -83,9 +83,11 @@ export class StagedEntityStore {
   /** The data this run staged for `keys`, by snapshotKey; read inside the run's transaction. */
   async load(db: Knex, keys: readonly { entityType: EntityType; entityId: string }[]): Promise<Map<string, Record<string, unknown>>> {
     const columns = ['entity_type', 'entity_id', 'data'];
-    const rows = await selectByKeys<{ entity_type: EntityType; entity_id: string; data: Record<string, unknown> }>(db, 'staged_entities', columns, keys, {
-      sync_run_id: this.currentRun(),
-    });
+    const rows = await selectByKeys<{ entity_type: EntityType; entity_id: string; data: Record<string, unknown> }>(db, {
+      table: 'staged_entities',
+      columns,
+      alsoWhere: { sync_run_id: this.currentRun() },
+    }, keys);
     return new Map(rows.map((row) => [snapshotKey(row.entity_type, row.entity_id), row.data]));
   }
 

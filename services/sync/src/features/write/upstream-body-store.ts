@@ -5,7 +5,7 @@
  */
 import type { Knex } from '@timetable/db';
 import type { KnownFeed } from '../read/starplan-client.js';
-import type { FeedDerivation, FeedRecord } from '../diff/next-snapshot.js';
+import type { FeedDerivation, FeedRecord } from '../diff/feed-records.js';
 
 interface HashRow {
   source: string;
