@@ -19,7 +19,7 @@ process.once('SIGTERM', () => stop.abort());
 const file = process.env.BUSY_ADDRESSES;
 if (!file) throw new Error('BUSY_ADDRESSES must name a JSON file of addresses');
 const addresses = JSON.parse(await readFile(file, 'utf8')) as string[];
-const { UPSTREAM_CONCURRENCY } = await import('@timetable/sync');
+const { UPSTREAM_CONCURRENCY } = await import('@timetable/sync/testing');
 const { bareFetch } = await import('./bare-fetch.js');
 let passes = 0;
 while (!stop.signal.aborted) {

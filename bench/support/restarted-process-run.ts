@@ -16,7 +16,8 @@
 import { readFile } from 'node:fs/promises';
 import { createLogger } from '@timetable/observability';
 import { openServiceStore } from '@timetable/service-kit';
-import { createSyncService, SYNC_CONNECTIONS_KEPT, SYNC_SCHEMA, syncMigrations, UPSTREAM_CONCURRENCY } from '@timetable/sync';
+import { createSyncService, SYNC_CONNECTIONS_KEPT, SYNC_SCHEMA, syncMigrations } from '@timetable/sync';
+import { UPSTREAM_CONCURRENCY } from '@timetable/sync/testing';
 import { bareFetch } from './bare-fetch.js';
 import { profileWhile } from './cpu-profile.js';
 import { mainThreadCpuSeconds } from './proc-cpu.js';

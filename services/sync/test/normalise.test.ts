@@ -10,7 +10,7 @@ import { lecturerDisplayName, normaliseRooms, roomTagsOf } from '../src/features
 import { courseIdOf, programIdOf, roomIdOf, semesterIdOf, instructorIdOf } from '../src/features/normalise/upstream-ids.js';
 import { DERIVATION_VERSION, feedRecordChanges, type FeedRecord } from '../src/features/diff/feed-records.js';
 import { NextSnapshotBuilder } from '../src/features/diff/next-snapshot.js';
-import { buildNextSnapshot, type WholeRead } from '../src/features/diff/whole-read.js';
+import { buildNextSnapshot, type WholeRead } from '../src/testing/whole-read.js';
 import { ScopeCounts } from '../src/features/diff/scope-counts.js';
 import type { IndexedEntity } from '../src/features/diff/diff-snapshots.js';
 import { contentHash } from '../src/features/diff/content-hash.js';

@@ -5,7 +5,7 @@
  * proxy that counts the requests and changes nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { courseIdOf, semesterIdOf } from '../src/index.js';
+import { courseIdOf, semesterIdOf } from '../src/testing/index.js';
 import type { SyncService } from '../src/create-sync-service.js';
 import { syncStoredAnswerChecks } from '../src/features/runs/metrics.js';
 import { syncListsDecoded } from '../src/features/read/metrics.js';

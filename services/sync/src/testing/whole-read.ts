@@ -1,12 +1,12 @@
 /** The next snapshot built at once from a whole read: for tests and tools that hold every parsed feed. */
-import type { FeedOccurrence } from '../validate/feed-occurrence.js';
-import { groupsToRead, type GroupToRead, type ScopedFailure } from '../read/read-upstream.js';
-import type { UpstreamSnapshot } from '../read/upstream-snapshot.js';
-import type { IndexedEntity } from './diff-snapshots.js';
-import type { FeedRecord } from './feed-records.js';
-import { NextSnapshotBuilder, type NextSnapshot } from './next-snapshot.js';
-import { rejectImplausibleLists } from './safety-valve.js';
-import { ScopeCounts } from './scope-counts.js';
+import type { FeedOccurrence } from '../features/validate/feed-occurrence.js';
+import { groupsToRead, type GroupToRead, type ScopedFailure } from '../features/read/read-upstream.js';
+import type { UpstreamSnapshot } from '../features/read/upstream-snapshot.js';
+import type { IndexedEntity } from '../features/diff/diff-snapshots.js';
+import type { FeedRecord } from '../features/diff/feed-records.js';
+import { NextSnapshotBuilder, type NextSnapshot } from '../features/diff/next-snapshot.js';
+import { rejectImplausibleLists } from '../features/diff/safety-valve.js';
+import { ScopeCounts } from '../features/diff/scope-counts.js';
 
 /** What an upstream read with every parsed feed in hand gives: for tests and tools that have the whole read. */
 export interface WholeRead extends UpstreamSnapshot {
