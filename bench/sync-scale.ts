@@ -25,10 +25,9 @@ import { topics } from '@timetable/contracts';
 import type { Knex } from '@timetable/db';
 import { createLogger } from '@timetable/observability';
 import { openServiceStore } from '@timetable/service-kit';
-import { createSyncService, SYNC_CONNECTIONS_KEPT, SYNC_SCHEMA, syncMigrations, type SyncRunResult } from '@timetable/sync';
+import { createSyncService, SYNC_CONNECTIONS_KEPT, SYNC_NODE_OPTIONS, SYNC_SCHEMA, syncMigrations, type SyncRunResult } from '@timetable/sync';
 import { UPSTREAM_CONCURRENCY } from '@timetable/sync/testing';
 import { bareFetch, hashesLastRead } from './support/bare-fetch.js';
-import { deployedNodeOptions } from '../scripts/stack/deployed-node-options.js';
 import { formatProfile, profileWhile, type ProfileSummary } from './support/cpu-profile.js';
 import { median } from './support/median.js';
 import { PublishOnlyBus } from './support/publish-only-bus.js';
@@ -47,7 +46,6 @@ const EVENTS_PER_CHURN_OPERATION = 2;
 const CHURN_PER_REQUEST = 1000;
 const RESULT_PREFIX = 'SYNC_SCALE_RESULT ';
 const SYNC_TIME_ZONE = 'Europe/Berlin';
-const SYNC_NODE_OPTIONS = deployedNodeOptions('sync');
 /**
  * What each scale's process runs with: --expose-gc (each step starts after a full collection, so its peak is
  * less of what earlier steps left), the sync's Node options as deployed (its heap cap), and this process's own
@@ -739,7 +737,7 @@ if (one !== undefined) {
 } else {
   const scales = (process.env.BENCH_SCALES ?? process.env.BENCH_SCALE ?? '10,100').split(',').map((scale) => Number(scale.trim()));
   const measuredCode = codeVersion();
-  process.stdout.write(`sync process options as deployed (deploy/k8s/base/services/sync.yaml): ${SYNC_NODE_OPTIONS.join(' ') || 'none'}\n`);
+  process.stdout.write(`sync process options as deployed (SYNC_NODE_OPTIONS): ${SYNC_NODE_OPTIONS.join(' ') || 'none'}\n`);
   process.stdout.write(
     UPSTREAM_VALIDATORS
       ? 'upstream: group feeds with ETags, 304 when unchanged (BENCH_UPSTREAM_VALIDATORS=1; StarPlan sends none)\n'
