@@ -25,11 +25,10 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * Runs `script` (relative to the repository) under tsx with `env` (and node `flags`), and waits until `probeUrl`
- * answers 2xx.
+ * Runs `script` (relative to the repository) under tsx with `env`, and waits until `probeUrl` answers 2xx.
  */
-export async function startUpstreamProcess(name: string, script: string, env: Record<string, string>, probeUrl: string, flags: readonly string[] = []): Promise<UpstreamProcess> {
-  const child = spawn(process.execPath, [...flags, '--conditions=@timetable/source', '--import', 'tsx', script], {
+export async function startUpstreamProcess(name: string, script: string, env: Record<string, string>, probeUrl: string): Promise<UpstreamProcess> {
+  const child = spawn(process.execPath, ['--conditions=@timetable/source', '--import', 'tsx', script], {
     cwd: repoRoot,
     env: { ...process.env, ...env },
     stdio: 'ignore',
@@ -50,15 +49,8 @@ export async function startUpstreamProcess(name: string, script: string, env: Re
   }
 }
 
-/**
- * V8 flags that keep a process serving as a busy server does across pauses of its one client: V8 takes a pause
- * for idleness, gives back memory and drops the bytecode of functions it has not run for a while, and the next
- * pass pays to get them back (docs/bench-history/sync.md, "the simulator's own warm-up").
- */
-export const BUSY_SERVER_V8_FLAGS = ['--no-memory-reducer', '--no-flush-bytecode'] as const;
-
-/** The StarPlan simulator at `scale` on `port` (its base `/splan`), with feed validators when asked for. */
-export function startSimulatorProcess(port: number, scale: number, validators = false, flags: readonly string[] = []): Promise<UpstreamProcess> {
-  const env = { SIM_PORT: String(port), SIM_SCALE: String(scale), SIM_HOST: '127.0.0.1', LOG_LEVEL: 'warn', SIM_VALIDATORS: validators ? '1' : '0' };
-  return startUpstreamProcess('simulator', 'tools/starplan-sim/src/main.ts', env, `http://127.0.0.1:${port}/splan/json?m=getpus`, flags);
+/** The StarPlan simulator at `scale` on `port` (its base `/splan`), answering as StarPlan does (no validators). */
+export function startSimulatorProcess(port: number, scale: number): Promise<UpstreamProcess> {
+  const env = { SIM_PORT: String(port), SIM_SCALE: String(scale), SIM_HOST: '127.0.0.1', LOG_LEVEL: 'warn', SIM_VALIDATORS: '0' };
+  return startUpstreamProcess('simulator', 'tools/starplan-sim/src/main.ts', env, `http://127.0.0.1:${port}/splan/json?m=getpus`);
 }
