@@ -10,7 +10,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { UPSTREAM_CONCURRENCY } from '@timetable/sync';
+import { UPSTREAM_CONCURRENCY } from '@timetable/sync/testing';
 import { bareFetch } from './support/bare-fetch.js';
 import { median } from './support/median.js';
 import { resultsDir } from './support/results-dir.js';

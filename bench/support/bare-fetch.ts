@@ -1,6 +1,6 @@
 import type { Knex } from '@timetable/db';
 import { Agent } from 'undici';
-import { calendarBodyHash, groupCalendarUrl, jsonBodyHash } from '@timetable/sync';
+import { calendarBodyHash, groupCalendarUrl, jsonBodyHash } from '@timetable/sync/testing';
 
 /**
  * The upstream addresses the sync's last run read, each with the hash it stored for the answer, from what it

@@ -24,26 +24,11 @@ export function freePort(): Promise<number> {
   });
 }
 
-export interface UpstreamStart {
-  /** What the error says did not start. */
-  name: string;
-  /** The script, relative to the repository, run under tsx. */
-  script: string;
-  env: Record<string, string>;
-  /** Polled until it answers 2xx: then the process counts as started. */
-  probeUrl: string;
-  /** Node flags for the process. */
-  flags?: readonly string[];
-}
-
-/** Runs `script` under tsx with `env` (and node `flags`), and waits until `probeUrl` answers 2xx. */
-export function startUpstreamProcess(name: string, script: string, env: Record<string, string>, probeUrl: string): Promise<UpstreamProcess> {
-  return startUpstream({ name, script, env, probeUrl });
-}
-
-/** Runs an upstream process as `start` describes, and waits until it answers. */
-export async function startUpstream({ name, script, env, probeUrl, flags = [] }: UpstreamStart): Promise<UpstreamProcess> {
-  const child = spawn(process.execPath, [...flags, '--conditions=@timetable/source', '--import', 'tsx', script], {
+/**
+ * Runs `script` (relative to the repository) under tsx with `env`, and waits until `probeUrl` answers 2xx.
+ */
+export async function startUpstreamProcess(name: string, script: string, env: Record<string, string>, probeUrl: string): Promise<UpstreamProcess> {
+  const child = spawn(process.execPath, ['--conditions=@timetable/source', '--import', 'tsx', script], {
     cwd: repoRoot,
     env: { ...process.env, ...env },
     stdio: 'ignore',
@@ -64,15 +49,8 @@ export async function startUpstream({ name, script, env, probeUrl, flags = [] }:
   }
 }
 
-/**
- * V8 flags that keep a process serving as a busy server does across pauses of its one client: V8 takes a pause
- * for idleness, gives back memory and drops the bytecode of functions it has not run for a while, and the next
- * pass pays to get them back.
- */
-export const BUSY_SERVER_V8_FLAGS = ['--no-memory-reducer', '--no-flush-bytecode'] as const;
-
-/** The StarPlan simulator at `scale` on `port` (its base `/splan`), with feed validators when asked for. */
-export function startSimulatorProcess(port: number, scale: number, validators = false, flags: readonly string[] = []): Promise<UpstreamProcess> {
-  const env = { SIM_PORT: String(port), SIM_SCALE: String(scale), SIM_HOST: '127.0.0.1', LOG_LEVEL: 'warn', SIM_VALIDATORS: validators ? '1' : '0' };
-  return startUpstream({ name: 'simulator', script: 'tools/starplan-sim/src/main.ts', env, probeUrl: `http://127.0.0.1:${port}/splan/json?m=getpus`, flags });
+/** The StarPlan simulator at `scale` on `port` (its base `/splan`), answering as StarPlan does (no validators). */
+export function startSimulatorProcess(port: number, scale: number): Promise<UpstreamProcess> {
+  const env = { SIM_PORT: String(port), SIM_SCALE: String(scale), SIM_HOST: '127.0.0.1', LOG_LEVEL: 'warn', SIM_VALIDATORS: '0' };
+  return startUpstreamProcess('simulator', 'tools/starplan-sim/src/main.ts', env, `http://127.0.0.1:${port}/splan/json?m=getpus`);
 }

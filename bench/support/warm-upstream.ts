@@ -10,7 +10,7 @@
  * is still built during the first sync, as before. At most `maxFeeds` of them: the simulator keeps what it
  * builds, within a bound that the sync's own term must still fit in at scale 100.
  */
-import { groupCalendarUrl, UPSTREAM_CONCURRENCY } from '@timetable/sync';
+import { groupCalendarUrl, UPSTREAM_CONCURRENCY } from '@timetable/sync/testing';
 import { bareFetch } from './bare-fetch.js';
 import { simulatorGroupIds, simulatorPlanningUnits } from './simulator-listing.js';
 

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { calendarBodyHash, jsonBodyHash } from '@timetable/sync';
+import { calendarBodyHash, jsonBodyHash } from '@timetable/sync/testing';
 import { bareFetch } from '../support/bare-fetch.js';
 
 const CALENDAR = 'BEGIN:VCALENDAR\r\nUID:1\r\nSUMMARY:ML\r\nEND:VCALENDAR\r\n';

@@ -1,13 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { parse, parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { SYNC_HEAP_CAP_MB } from '@timetable/sync';
 import { fromRoot } from './support/paths.js';
 import { renderKustomization, type Manifest } from './support/render-overlay.js';
 
 /**
- * The sync runs with a V8 heap cap wherever it is deployed (bench/README.md, "Sync at scale"): without one, V8
- * let garbage grow to two or three times the live heap during a first sync. The cap must leave the container
- * room for what is not heap (code, buffers, the young generation).
+ * The sync runs with a V8 heap cap wherever it is deployed: without one, V8 let garbage grow to two or three
+ * times the live heap during a first sync. The cap is declared once, as SYNC_HEAP_CAP_MB, which the local
+ * stack and the bench start the sync with; the manifests must set the same value (production may raise it
+ * with its memory limit). The cap must leave the container room for what is not heap (code, buffers, the
+ * young generation).
  */
 interface SyncContainer {
   env?: { name: string; value?: string }[];
@@ -47,8 +50,9 @@ describe("the sync's heap cap", () => {
     expect(cap).toBeLessThanOrEqual(mebibytes(container.resources?.limits?.memory ?? '0Mi') / 2);
   });
 
-  it('is the same in docker-compose as in the base Deployment', () => {
+  it('is the declared SYNC_HEAP_CAP_MB in the base Deployment and in docker-compose', () => {
     const compose = parse(readFileSync(fromRoot('docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, { environment?: Record<string, string> }> };
-    expect(heapCapMb(compose.services.sync?.environment?.NODE_OPTIONS)).toBe(heapCapMb(nodeOptionsOf(base)));
+    expect(heapCapMb(nodeOptionsOf(base))).toBe(SYNC_HEAP_CAP_MB);
+    expect(heapCapMb(compose.services.sync?.environment?.NODE_OPTIONS)).toBe(SYNC_HEAP_CAP_MB);
   });
 });

@@ -1,8 +1,12 @@
 import { createServer } from 'node:net';
+import { SYNC_NODE_OPTIONS } from '@timetable/sync';
 
-/** The service processes of the distributed mode; `scalable` ones run `--replicas` times. */
+/**
+ * The service processes of the distributed mode; `scalable` ones run `--replicas` times, and each starts with
+ * the Node options it is deployed with (the sync's heap cap).
+ */
 export const STACK_SERVICES = [
-  { name: 'sync', entry: 'services/sync/src/main.ts', scalable: false },
+  { name: 'sync', entry: 'services/sync/src/main.ts', scalable: false, nodeOptions: SYNC_NODE_OPTIONS },
   { name: 'catalog-api', entry: 'services/catalog-api/src/main.ts', scalable: true },
   { name: 'changes', entry: 'services/changes/src/main.ts', scalable: true },
   { name: 'webhook-dispatcher', entry: 'services/webhook-dispatcher/src/main.ts', scalable: true },

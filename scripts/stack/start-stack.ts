@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { LOCAL_INFRASTRUCTURE } from '@timetable/testing';
-import { deployedNodeOptions } from './deployed-node-options.js';
 import { repoRoot, StackProcess, type ProcessSpec } from './stack-process.js';
 import { createDatabases, databaseNameOf, databaseUrlOf, deleteTopics, dropDatabases, outboxBacklog, type StackInfrastructure } from './stack-resources.js';
 import { stackSecretsKey } from './stack-secrets-key.js';
@@ -140,7 +139,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
         },
         url: `http://127.0.0.1:${port}`,
         readyUrl: `http://127.0.0.1:${port}/ready`,
-        nodeOptions: deployedNodeOptions(service.name),
+        nodeOptions: 'nodeOptions' in service ? [...service.nodeOptions] : [],
       };
     };
     // First replicas together (each migrates its own database), further ones after: knex refuses rather
@@ -169,7 +168,6 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
           env: { ...shared, PORT: new URL(url).port, ...gatewayUpstreamEnv(replica, urlOf) },
           url,
           readyUrl: `${url}/ready`,
-          nodeOptions: deployedNodeOptions('gateway'),
         }),
       );
     }

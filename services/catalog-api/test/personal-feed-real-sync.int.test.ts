@@ -5,7 +5,7 @@
  */
 import type { OccurrenceResource } from '@timetable/contracts';
 import type { Simulator } from '@timetable/starplan-sim';
-import { semesterIdOf } from '@timetable/sync';
+import { semesterIdOf } from '@timetable/sync/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFeed, type ParsedFeedEvent } from './support/parse-feed.js';
 import { ICAL_DOMAIN, startRealSyncSystem, type RealSyncSystem } from './support/real-sync-system.js';

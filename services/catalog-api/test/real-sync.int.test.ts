@@ -5,7 +5,7 @@
 import { addDaysToLocalDate, instantToLocal, isoWeekOfDate, mondayOfIsoWeek } from '@timetable/calendar';
 import type { CatalogStatistics, OccurrenceResource, SemesterResource, WeekResponse } from '@timetable/contracts';
 import { formatDay, type Simulator } from '@timetable/starplan-sim';
-import { semesterIdOf } from '@timetable/sync';
+import { semesterIdOf } from '@timetable/sync/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFeed, type ParsedFeedEvent } from './support/parse-feed.js';
 import { ICAL_DOMAIN, startRealSyncSystem, TIME_ZONE, type RealSyncSystem } from './support/real-sync-system.js';

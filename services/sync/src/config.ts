@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { field, readConfig, serviceProcessFields } from '@timetable/config';
-import { DEFAULT_MAX_BODY_BYTES } from './features/upstream-client/fetch-with-retry.js';
+import { DEFAULT_MAX_BODY_BYTES } from './features/read/fetch-with-retry.js';
 
 /** The sync variables; the standalone config spreads them into its own schema. */
 export const syncConfigFields = {

@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '@timetable/config';
 import { loadSyncConfig } from '../src/config.js';
-import { DEFAULT_FETCH_POLICY, fetchWithRetry } from '../src/features/upstream-client/fetch-with-retry.js';
-import { StarplanClient } from '../src/features/upstream-client/starplan-client.js';
-import { UpstreamError } from '../src/features/upstream-client/upstream-error.js';
+import { DEFAULT_FETCH_POLICY, fetchWithRetry } from '../src/features/read/fetch-with-retry.js';
+import { StarplanClient } from '../src/features/read/starplan-client.js';
+import { UpstreamError } from '../src/features/read/upstream-error.js';
 import { upstreamRecordsRejected } from '../src/features/validate/metrics.js';
 
 const LIMIT = 4096;

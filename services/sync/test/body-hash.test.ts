@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { calendarBodyHash, jsonBodyHash } from '../src/features/upstream-client/body-hash.js';
+import { calendarBodyHash, jsonBodyHash } from '../src/features/read/body-hash.js';
 
 const ICAL = 'text/calendar; charset=UTF-8';
 const bytes = (lines: string[]) => Buffer.from(lines.map((line) => `${line}\r\n`).join(''), 'utf8');

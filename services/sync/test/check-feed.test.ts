@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseGroupCalendar } from '../src/features/upstream-client/parse-ical.js';
+import { parseGroupCalendar } from '../src/features/read/parse-ical.js';
 import { MAX_FEED_EVENTS } from '../src/features/validate/bounds.js';
 import { checkFeed } from '../src/features/validate/check-feed.js';
 

@@ -5,7 +5,7 @@
  * which leaves out the lines StarPlan rewrites on every export) and answers If-None-Match with 304.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { calendarBodyHash } from '../src/features/upstream-client/body-hash.js';
+import { calendarBodyHash } from '../src/features/read/body-hash.js';
 import type { SyncService } from '../src/create-sync-service.js';
 import { changeOneFeed, startFeedProxy, type FeedProxy } from './feed-proxy.js';
 import { createSyncHarness, type SyncHarness } from './sync-harness.js';

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StarplanClient, type SeenBodies } from '../src/features/upstream-client/starplan-client.js';
+import { StarplanClient, type SeenBodies } from '../src/features/read/starplan-client.js';
 
 /**
  * A list whose answer hashes as the last one read is not decoded and validated again: the client hands back

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mapConcurrently } from '../src/features/upstream-client/map-concurrently.js';
+import { mapConcurrently } from '../src/features/read/map-concurrently.js';
 
 describe('mapConcurrently', () => {
   it('keeps the input order with work in flight at once', async () => {

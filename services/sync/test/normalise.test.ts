@@ -8,12 +8,14 @@ import { normaliseCourses } from '../src/features/normalise/normalise-courses.js
 import { degreeTypeOf, normalisePrograms, semesterNumberOf } from '../src/features/normalise/normalise-programs.js';
 import { lecturerDisplayName, normaliseRooms, roomTagsOf } from '../src/features/normalise/normalise-resources.js';
 import { courseIdOf, programIdOf, roomIdOf, semesterIdOf, instructorIdOf } from '../src/features/normalise/upstream-ids.js';
-import { buildNextSnapshot, DERIVATION_VERSION, feedRecordChanges, NextSnapshotBuilder, type FeedRecord, type WholeRead } from '../src/features/runs/next-snapshot.js';
-import { ScopeCounts } from '../src/features/snapshot/scope-counts.js';
-import type { IndexedEntity } from '../src/features/snapshot/snapshot-store.js';
+import { DERIVATION_VERSION, feedRecordChanges, type FeedRecord } from '../src/features/diff/feed-records.js';
+import { NextSnapshotBuilder } from '../src/features/diff/next-snapshot.js';
+import { buildNextSnapshot, type WholeRead } from '../src/testing/whole-read.js';
+import { ScopeCounts } from '../src/features/diff/scope-counts.js';
+import type { IndexedEntity } from '../src/features/diff/diff-snapshots.js';
 import { contentHash } from '../src/features/diff/content-hash.js';
 import type { FeedOccurrence } from '../src/features/validate/feed-occurrence.js';
-import type { UpstreamPlanningGroup } from '../src/features/upstream-client/upstream-types.js';
+import type { UpstreamPlanningGroup } from '../src/features/read/upstream-types.js';
 
 const RECORDED = fileURLToPath(new URL('../../../tools/starplan-sim/fixtures/recorded', import.meta.url));
 const groups = JSON.parse(readFileSync(`${RECORDED}/getPgsExt_pu37_og35.json`, 'utf8'))[0] as UpstreamPlanningGroup[];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseGroupCalendar, unescapeText } from '../src/features/upstream-client/parse-ical.js';
-import { UpstreamError } from '../src/features/upstream-client/upstream-error.js';
+import { parseGroupCalendar, unescapeText } from '../src/features/read/parse-ical.js';
+import { UpstreamError } from '../src/features/read/upstream-error.js';
 import { checkFeed } from '../src/features/validate/check-feed.js';
 
 /** What the client makes of a feed's text: its VEVENTs as read, then checked. */

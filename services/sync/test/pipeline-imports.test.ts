@@ -3,12 +3,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * Sync's feature folders are the stages of its pipeline, in this order: each may use the stages before it,
+ * Sync's feature folders are the stages of its pipeline: read, validate, normalise, diff, write, then the
+ * run that drives them and the routes that answer from what it wrote. Each may use the stages before it,
  * never one after it, so the folders read top to bottom and no two import each other. `validate` holds what
- * an upstream record must be to enter, and comes first because the reader applies it at the boundary, as it
- * decodes each answer: what leaves upstream-client is validated.
+ * an upstream record must be to enter and comes before `read` here, because the reader applies it at the
+ * boundary as it decodes each answer: what leaves `read` is validated.
  */
-const STAGES = ['validate', 'upstream-client', 'normalise', 'series', 'diff', 'snapshot', 'runs', 'status', 'ical-url'];
+const STAGES = ['validate', 'read', 'normalise', 'diff', 'write', 'runs', 'status', 'ical-url'];
 const FEATURES = join(import.meta.dirname, '..', 'src', 'features');
 
 function importedStages(stage: string): string[] {

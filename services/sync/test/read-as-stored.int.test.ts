@@ -5,11 +5,11 @@
  * proxy that counts the requests and changes nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { courseIdOf, semesterIdOf } from '../src/index.js';
+import { courseIdOf, semesterIdOf } from '../src/testing/index.js';
 import type { SyncService } from '../src/create-sync-service.js';
 import { syncStoredAnswerChecks } from '../src/features/runs/metrics.js';
-import { syncListsDecoded } from '../src/features/upstream-client/metrics.js';
-import { groupCalendarRequest } from '../src/features/upstream-client/starplan-client.js';
+import { syncListsDecoded } from '../src/features/read/metrics.js';
+import { groupCalendarRequest } from '../src/features/read/starplan-client.js';
 import { startFeedProxy, type FeedProxy } from './feed-proxy.js';
 import { createSyncHarness, lectureOfOneGroup, type SyncHarness } from './sync-harness.js';
 

@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { calendarBodyHash, jsonBodyHash } from '../src/features/upstream-client/body-hash.js';
-import { readAsStored, readPlanningUnits, type LastRead } from '../src/features/upstream-client/read-as-stored.js';
-import { ReadAhead } from '../src/features/upstream-client/read-ahead.js';
-import { groupCalendarRequest, StarplanClient } from '../src/features/upstream-client/starplan-client.js';
+import { calendarBodyHash, jsonBodyHash } from '../src/features/read/body-hash.js';
+import { readAsStored, readPlanningUnits, type LastRead } from '../src/features/read/read-as-stored.js';
+import { ReadAhead } from '../src/features/read/read-ahead.js';
+import { groupCalendarRequest, StarplanClient } from '../src/features/read/starplan-client.js';
 
 /**
  * A run after a complete one first asks for every answer that run read, only hashing them. Here the upstream

@@ -3,8 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { READ_VERSION, readFeeds, readLists } from '../src/features/upstream-client/read-upstream.js';
-import { StarplanClient } from '../src/features/upstream-client/starplan-client.js';
+import { READ_VERSION, readFeeds, readLists } from '../src/features/read/read-upstream.js';
+import { StarplanClient } from '../src/features/read/starplan-client.js';
 import * as listSchemas from '../src/features/validate/list-records.js';
 
 /**

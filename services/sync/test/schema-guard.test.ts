@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { topics } from '@timetable/contracts';
 import type { EntityChange } from '../src/features/diff/diff-snapshots.js';
-import { guardChanges } from '../src/features/runs/schema-guard.js';
+import { guardChanges } from '../src/features/write/schema-guard.js';
 
 const NOW = new Date('2026-03-01T10:00:00.000Z');
 const SYNC_RUN = randomUUID();

@@ -7,8 +7,8 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from '@timetable/db';
 import { createMigratedKnex } from '@timetable/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SnapshotStore } from '../src/features/snapshot/snapshot-store.js';
-import { StagedEntityStore, type StagedEntity } from '../src/features/snapshot/staged-entity-store.js';
+import { SnapshotStore } from '../src/features/write/snapshot-store.js';
+import { StagedEntityStore, type StagedEntity } from '../src/features/write/staged-entity-store.js';
 import { SYNC_SCHEMA, syncMigrations } from '../src/migrations/index.js';
 
 let knex: Knex;

@@ -1,8 +1,8 @@
 /** Re-syncs skip what did not change: unchanged feeds are not parsed, and a run that did not commit records nothing. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { courseIdOf, roomIdOf, semesterIdOf } from '../src/index.js';
+import { courseIdOf, roomIdOf, semesterIdOf } from '../src/testing/index.js';
 import { syncEntitiesSeen } from '../src/features/runs/metrics.js';
-import { calendarBodyHash } from '../src/features/upstream-client/body-hash.js';
+import { calendarBodyHash } from '../src/features/read/body-hash.js';
 import type { SyncService } from '../src/create-sync-service.js';
 import { createSyncHarness, lectureOfOneGroup, type SyncHarness } from './sync-harness.js';
 

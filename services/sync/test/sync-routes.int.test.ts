@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { semesterCalendarUrlResource, syncStatusResource } from '@timetable/contracts';
 import { serveModule, type ServedModule } from '@timetable/service-kit';
 import { captureLogger } from '@timetable/testing';
-import { semesterIdOf } from '../src/index.js';
+import { semesterIdOf } from '../src/testing/index.js';
 import { createSyncHarness, type SyncHarness } from './sync-harness.js';
 
 let harness: SyncHarness;

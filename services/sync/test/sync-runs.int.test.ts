@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { courseIdOf, instructorIdOf, roomIdOf, semesterIdOf } from '../src/index.js';
+import { courseIdOf, instructorIdOf, roomIdOf, semesterIdOf } from '../src/testing/index.js';
 import { createSyncHarness, type SyncHarness } from './sync-harness.js';
 
 let harness: SyncHarness;

@@ -3,10 +3,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeText, unwrapStarplanJson } from '../src/features/upstream-client/decode-body.js';
-import { selectPlanningUnit } from '../src/features/upstream-client/select-planning-unit.js';
-import { StarplanClient } from '../src/features/upstream-client/starplan-client.js';
-import { UpstreamError } from '../src/features/upstream-client/upstream-error.js';
+import { decodeText, unwrapStarplanJson } from '../src/features/read/decode-body.js';
+import { selectPlanningUnit } from '../src/features/read/select-planning-unit.js';
+import { StarplanClient } from '../src/features/read/starplan-client.js';
+import { UpstreamError } from '../src/features/read/upstream-error.js';
 
 const RECORDED = fileURLToPath(new URL('../../../tools/starplan-sim/fixtures/recorded', import.meta.url));
 const LATIN1_JSON = 'application/json; charset=ISO-8859-1';

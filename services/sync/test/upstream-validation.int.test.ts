@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { courseIdOf, programIdOf, roomIdOf, semesterIdOf } from '../src/index.js';
+import { courseIdOf, programIdOf, roomIdOf, semesterIdOf } from '../src/testing/index.js';
 import { upstreamRecordsRejected } from '../src/features/validate/metrics.js';
 import { createSyncHarness, lectureOfOneGroup, type SyncHarness } from './sync-harness.js';
 

@@ -6,7 +6,7 @@
 import { localToInstant } from '@timetable/calendar';
 import type { OccurrenceResource, WeekOccurrenceResource } from '@timetable/contracts';
 import type { ExpectedOccurrence, Simulator } from '@timetable/starplan-sim';
-import { courseIdOf, roomIdOf, semesterIdOf } from '@timetable/sync';
+import { courseIdOf, roomIdOf, semesterIdOf } from '@timetable/sync/testing';
 import { expandAsCalendarClient } from './calendar-client-expansion.js';
 import { TIME_ZONE } from './real-sync-system.js';
 

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSimulator, startSimulator, type RunningSimulator, type Simulator } from '@timetable/starplan-sim';
-import { roomIdOf } from '@timetable/sync';
+import { roomIdOf } from '@timetable/sync/testing';
 import { testInfrastructure } from '@timetable/testing';
 import { databaseNameOf, deleteTopics, dropDatabases } from '../../../../scripts/stack/stack-resources.js';
 import { repoRoot } from '../../../../scripts/stack/stack-process.js';

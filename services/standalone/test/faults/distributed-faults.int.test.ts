@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { courseIdOf } from '@timetable/sync';
+import { courseIdOf } from '@timetable/sync/testing';
 import { ChangeStream } from './support/change-stream.js';
 import { eventually, sleep } from './support/eventually.js';
 import { expectNothingLostOrDuplicated } from './support/expect-consistent.js';

@@ -5,7 +5,7 @@
 import type { ChangeEvent } from '@timetable/contracts';
 import type { RecordFault, RecordFaultName, Simulator } from '@timetable/starplan-sim';
 import fc from 'fast-check';
-import { courseIdOf, instructorIdOf, roomIdOf } from '../../src/index.js';
+import { courseIdOf, instructorIdOf, roomIdOf } from '../../src/testing/index.js';
 
 export type GarbledKind = 'room' | 'lecturer' | 'lecture' | 'event';
 

@@ -1,6 +1,6 @@
 import ICAL from 'ical.js';
 import { expect } from 'vitest';
-import { semesterIdOf } from '@timetable/sync';
+import { semesterIdOf } from '@timetable/sync/testing';
 import type { ChangeStream } from './change-stream.js';
 import { eventually, sleep } from './eventually.js';
 import type { SystemUnderFault } from './system-under-fault.js';

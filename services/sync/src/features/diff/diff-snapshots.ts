@@ -9,6 +9,19 @@ export interface SnapshotEntry {
   contentHash: string;
 }
 
+/**
+ * What a run needs of the last snapshot to diff against it: key, hash and scopes of every entity, and the
+ * data only where asked for (null otherwise). At scale the data is most of the snapshot's size, and a run
+ * needs it only for what changed (loadEntities) and for what it may keep as it was.
+ */
+export interface IndexedEntity {
+  entityType: EntityType;
+  entityId: string;
+  contentHash: string;
+  scopes: string[];
+  data: Record<string, unknown> | null;
+}
+
 export interface EntityChange {
   entityType: EntityType;
   entityId: string;

@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { upstreamCalendarApi } from '@timetable/contracts';
 import { contractRouter } from '@timetable/http';
-import type { SnapshotStore } from '../snapshot/snapshot-store.js';
+import type { SnapshotStore } from '../write/snapshot-store.js';
 import { semesterCalendarUrl } from './semester-calendar-url.js';
 
 export function icalUrlRoutes(snapshots: SnapshotStore, baseUrl: string): Router {

@@ -1,7 +1,7 @@
 /** `/ical/:semesterId/url`: the upstream feed address of a mirrored semester (planning group). */
 import { NotFoundError } from '@timetable/http';
-import type { SnapshotStore } from '../snapshot/snapshot-store.js';
-import { groupCalendarUrl } from '../upstream-client/starplan-client.js';
+import type { SnapshotStore } from '../write/snapshot-store.js';
+import { groupCalendarUrl } from '../read/starplan-client.js';
 
 export interface SemesterCalendarUrl {
   url: string;

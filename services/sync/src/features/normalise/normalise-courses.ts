@@ -1,8 +1,8 @@
 /** Lectures become courses; a lecture listed by several groups is one course attributed to its home group. */
 import type { CourseData } from '@timetable/contracts';
-import type { UpstreamLecture } from '../upstream-client/upstream-types.js';
+import type { UpstreamLecture } from '../read/upstream-types.js';
 import { programScope, type NormalisedEntity } from './normalised-entity.js';
-import type { UpstreamSnapshot } from '../upstream-client/upstream-snapshot.js';
+import type { UpstreamSnapshot } from '../read/upstream-snapshot.js';
 import { courseIdOf, programIdOf, semesterIdOf } from './upstream-ids.js';
 
 interface Listing {

@@ -1,8 +1,8 @@
 /** Programs, their semesters (planning groups) and academic periods (pu x group with a fetched feed). */
 import type { AcademicPeriodData, ProgramData, SemesterData } from '@timetable/contracts';
-import type { UpstreamPlanningGroup, UpstreamPlanningUnit, UpstreamProgram } from '../upstream-client/upstream-types.js';
+import type { UpstreamPlanningGroup, UpstreamPlanningUnit, UpstreamProgram } from '../read/upstream-types.js';
 import { pairScope, programScope, type NormalisedEntity } from './normalised-entity.js';
-import type { UpstreamSnapshot } from '../upstream-client/upstream-snapshot.js';
+import type { UpstreamSnapshot } from '../read/upstream-snapshot.js';
 import { MAX_INTEGER } from '../validate/bounds.js';
 import { academicPeriodIdOf, programIdOf, semesterIdOf } from './upstream-ids.js';
 
@@ -23,7 +23,7 @@ export function normalisePrograms(upstream: UpstreamSnapshot, feedsRead: Readonl
       if (seenGroups.has(group.id)) return;
       seenGroups.add(group.id);
       const hasFeed = feedsRead.has(group.id);
-      entities.push(semesterEntity(upstream.planningUnit, program, group, index, hasFeed));
+      entities.push(semesterEntity(upstream.planningUnit, program, { group, index, hasFeed }));
       if (hasFeed) entities.push(periodEntity(upstream.planningUnit, program, group));
     });
   }
@@ -52,13 +52,14 @@ export function semesterNumberOf(shortname: string, index: number): number {
   return Number.isSafeInteger(trailing) && trailing <= MAX_INTEGER ? trailing : index + 1;
 }
 
-function semesterEntity(
-  unit: UpstreamPlanningUnit,
-  program: UpstreamProgram,
-  group: UpstreamPlanningGroup,
-  index: number,
-  hasFeed: boolean,
-): NormalisedEntity {
+/** A group as its program lists it: its position in the list and whether this run read its feed. */
+interface ListedGroup {
+  group: UpstreamPlanningGroup;
+  index: number;
+  hasFeed: boolean;
+}
+
+function semesterEntity(unit: UpstreamPlanningUnit, program: UpstreamProgram, { group, index, hasFeed }: ListedGroup): NormalisedEntity {
   const data: SemesterData = {
     id: semesterIdOf(group.id),
     programId: programIdOf(program.id),

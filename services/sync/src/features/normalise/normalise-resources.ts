@@ -1,8 +1,8 @@
 /** Rooms (getros of every location) and instructors (getles of every program). */
 import type { InstructorData, RoomData } from '@timetable/contracts';
-import type { LocatedRoom, UpstreamLecturer } from '../upstream-client/upstream-types.js';
+import type { LocatedRoom, UpstreamLecturer } from '../read/upstream-types.js';
 import { programScope, type NormalisedEntity } from './normalised-entity.js';
-import type { UpstreamSnapshot } from '../upstream-client/upstream-snapshot.js';
+import type { UpstreamSnapshot } from '../read/upstream-snapshot.js';
 import { instructorIdOf, roomIdOf } from './upstream-ids.js';
 
 /** Room kinds from the upstream name: `Seminarraum *** Raumreservierung über ...` -> ['seminarraum']. */

@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { syncStatusApi } from '@timetable/contracts';
 import { contractRouter } from '@timetable/http';
-import type { SyncRunStore } from '../runs/sync-run-store.js';
+import type { SyncRunStore } from '../write/sync-run-store.js';
 import { readSyncStatus } from './sync-status.js';
 
 export function statusRoutes(runs: SyncRunStore, baseUrl: string): Router {

@@ -1,6 +1,6 @@
 /** `/sync/status`: when the upstream was last read, from which planning unit, and the latest run's error. */
 import type { SyncStatusResource } from '@timetable/contracts';
-import type { SyncRunStore } from '../runs/sync-run-store.js';
+import type { SyncRunStore } from '../write/sync-run-store.js';
 
 export async function readSyncStatus(runs: SyncRunStore, baseUrl: string): Promise<SyncStatusResource> {
   const [latest, lastFetched] = await Promise.all([runs.latest(), runs.latest({ fetched: true })]);

@@ -2,48 +2,21 @@
  * From what the upstream answered (and the last snapshot) to the complete next snapshot of entities. Feeds are
  * added one at a time as they arrive, so their occurrences are let go as soon as their events are built.
  */
-import { createHash } from 'node:crypto';
-import { contentHash } from '../diff/content-hash.js';
+import { buildEvents, type Lookups } from '../normalise/build-events.js';
 import { normaliseCourses } from '../normalise/normalise-courses.js';
 import { normalisePrograms } from '../normalise/normalise-programs.js';
 import { normaliseInstructors, normaliseRooms } from '../normalise/normalise-resources.js';
-import { pairScope, programScope, snapshotKey, type NormalisedEntity } from '../normalise/normalised-entity.js';
+import { snapshotKey, type NormalisedEntity } from '../normalise/normalised-entity.js';
+import { NameLookup } from '../normalise/resolve-references.js';
+import { groupsToRead, type ScopedFailure } from '../read/read-upstream.js';
+import type { UpstreamPlanningGroup } from '../read/upstream-types.js';
+import type { UpstreamSnapshot } from '../read/upstream-snapshot.js';
 import type { FeedOccurrence } from '../validate/feed-occurrence.js';
-import type { UpstreamPlanningGroup } from '../upstream-client/upstream-types.js';
-import type { UpstreamSnapshot } from '../upstream-client/upstream-snapshot.js';
-import { buildEvents, type Lookups } from '../series/build-events.js';
-import { NameLookup, type NameResolver } from '../series/resolve-references.js';
-import { ScopeCounts } from '../snapshot/scope-counts.js';
-import type { IndexedEntity } from '../snapshot/snapshot-store.js';
-import type { Validators } from '../upstream-client/fetch-with-retry.js';
-import { groupsToRead, type GroupToRead, type ScopedFailure } from '../upstream-client/read-upstream.js';
-import { failedScopesOf, implausiblyEmptyFeed, keepPrevious, rejectImplausibleLists, type NextEntity } from './safety-valve.js';
-
-/**
- * Raise it when validate, normalise or series change what a feed yields for the same input: every stored feed
- * record then stops matching, so the next run parses and builds every feed again. 2: VEVENTs checked at the
- * boundary (validate/check-feed.ts).
- */
-export const DERIVATION_VERSION = 2;
-
-/** What a group's events were built from besides the feed body, stored with the body hash (UpstreamBodyStore). */
-export interface FeedDerivation {
-  /** The program the group was built under (its events' `og:` scope). */
-  og: number;
-  /** Hash of DERIVATION_VERSION, the planning unit, the program and the group as getPgsExt lists it. */
-  inputs: string;
-  /** Room and lecturer names the feed used, with the upstream id each resolved to (null: none). */
-  rooms: [string, number | null][];
-  lecturers: [string, number | null][];
-}
-
-/** A group's feed as the snapshot's events of that group were built from it. */
-export interface FeedRecord {
-  bodyHash: string;
-  derivation: FeedDerivation;
-  /** What the feed's answer carried for a conditional request next time (nothing, from StarPlan). */
-  validators?: Validators;
-}
+import { contentHash } from './content-hash.js';
+import type { IndexedEntity } from './diff-snapshots.js';
+import { eventsByGroup, inputsOf, recordingLookups, stillMatches, type FeedRecord } from './feed-records.js';
+import { failedScopesOf, implausiblyEmptyFeed, keepPrevious, type NextEntity } from './safety-valve.js';
+import type { ScopeCounts } from './scope-counts.js';
 
 export interface NextSnapshot {
   /** Built entities carry their data; entities carried over unchanged carry it only if `previous` did. */
@@ -176,66 +149,6 @@ export class NextSnapshotBuilder {
   }
 }
 
-/** What an upstream read with every parsed feed in hand gives: for tests and tools that have the whole read. */
-export interface WholeRead extends UpstreamSnapshot {
-  /** pgid -> occurrences of each feed that was parsed. */
-  feeds: Map<number, FeedOccurrence[]>;
-}
-
-/** The whole build at once; `feedsToReread` lists the unchanged feeds whose events could not be reused. */
-export function buildNextSnapshot(
-  read: WholeRead,
-  fetchFailures: readonly ScopedFailure[],
-  previous: ReadonlyMap<string, IndexedEntity>,
-  feedRecords: ReadonlyMap<number, FeedRecord> = new Map(),
-): NextSnapshot & { feedsToReread: GroupToRead[] } {
-  // rejectImplausibleLists drops what it rejects from these maps; the caller may build again from the same read.
-  const upstream: UpstreamSnapshot = { ...read, groupsByProgram: new Map(read.groupsByProgram), lecturersByProgram: new Map(read.lecturersByProgram) };
-  const counts = ScopeCounts.of(previous.values());
-  const failures = [...fetchFailures, ...rejectImplausibleLists(upstream, counts)];
-  const builder = new NextSnapshotBuilder({ upstream, failures, previous, counts, feedRecords });
-  const feedsToReread: GroupToRead[] = [];
-  for (const { og, group } of groupsToRead(upstream.programs, upstream.groupsByProgram)) {
-    const occurrences = read.feeds.get(group.id);
-    const unchangedHash = upstream.unchangedFeeds.get(group.id);
-    if (occurrences !== undefined) builder.addFeed(og, group, occurrences);
-    else if (unchangedHash !== undefined && !builder.reuseFeed(og, group, unchangedHash)) feedsToReread.push({ og, group });
-  }
-  return { ...builder.finish(), feedsToReread };
-}
-
-/**
- * Which feed records to write and which to drop with this run's snapshot. A record must describe exactly how
- * the committed events of its group were built, or a later run would keep events it should have rebuilt:
- * a group built in this run gets a new record unless a failure kept some of its previous entities (then the
- * record is dropped and the group parsed next time); a reused group and a group whose fetch failed (its
- * previous events kept) keep theirs; every other record is dropped (its group is gone).
- */
-export function feedRecordChanges(
-  next: NextSnapshot,
-  feedRecords: ReadonlyMap<number, FeedRecord>,
-  previous: ReadonlyMap<string, Pick<IndexedEntity, 'entityType' | 'scopes'>>,
-): { upserts: Map<number, FeedRecord>; deletes: number[] } {
-  const touchedByFailure = (pgid: number, og: number | undefined): boolean =>
-    next.failedScopes.has(pairScope(pgid)) || (og !== undefined && next.failedScopes.has(programScope(og)));
-  const previousEvents = next.failedScopes.size > 0 ? eventsByGroup(previous) : new Map<number, Pick<IndexedEntity, 'scopes'>[]>();
-  const keptEntities = (pgid: number) =>
-    (previousEvents.get(pgid) ?? []).some((entity) => entity.scopes.some((scope) => next.failedScopes.has(scope)));
-  const upserts = new Map<number, FeedRecord>();
-  for (const [pgid, record] of next.builtFeeds) {
-    const before = feedRecords.get(pgid);
-    if (!touchedByFailure(pgid, record.derivation.og) && !touchedByFailure(pgid, before?.derivation.og) && !keptEntities(pgid)) {
-      upserts.set(pgid, record);
-    }
-  }
-  const deletes = [...feedRecords].flatMap(([pgid, record]) => {
-    if (upserts.has(pgid)) return [];
-    const keep = !next.builtFeeds.has(pgid) && (next.reusedFeeds.has(pgid) || touchedByFailure(pgid, record.derivation.og));
-    return keep ? [] : [pgid];
-  });
-  return { upserts, deletes };
-}
-
 /** A freshly derived entity with its content hash, computed while its data is at hand. */
 const hashed = (entity: NormalisedEntity): NextEntity => ({ ...entity, contentHash: entity.contentHash ?? contentHash(entity.data) });
 
@@ -258,46 +171,3 @@ function lookupOf(entities: Iterable<NextEntity>, entityType: 'room' | 'instruct
   return new NameLookup(named);
 }
 
-function inputsOf(pu: number, og: number, group: UpstreamPlanningGroup): string {
-  return createHash('sha256').update(JSON.stringify([DERIVATION_VERSION, pu, og, group])).digest('hex');
-}
-
-function stillMatches(derivation: FeedDerivation, og: number, inputs: string, lookups: Lookups): boolean {
-  const resolvesAsBefore = (resolver: NameResolver, used: [string, number | null][]) =>
-    used.every(([name, upstreamId]) => resolver.resolve([name])[0]?.upstreamId === upstreamId);
-  return (
-    derivation.og === og &&
-    derivation.inputs === inputs &&
-    resolvesAsBefore(lookups.rooms, derivation.rooms) &&
-    resolvesAsBefore(lookups.lecturers, derivation.lecturers)
-  );
-}
-
-/** Lookups that remember every name resolved through them, and to what. */
-function recordingLookups(lookups: Lookups) {
-  const rooms = new Map<string, number | null>();
-  const lecturers = new Map<string, number | null>();
-  const recording = (resolver: NameResolver, used: Map<string, number | null>): NameResolver => ({
-    resolve(names) {
-      const references = resolver.resolve(names);
-      for (const reference of references) used.set(reference.name, reference.upstreamId);
-      return references;
-    },
-  });
-  return { rooms, lecturers, lookups: { rooms: recording(lookups.rooms, rooms), lecturers: recording(lookups.lecturers, lecturers) } };
-}
-
-/** The snapshot's events by the group whose feed they were built from. */
-function eventsByGroup<T extends Pick<IndexedEntity, 'entityType' | 'scopes'>>(previous: ReadonlyMap<string, T>): Map<number, T[]> {
-  const byGroup = new Map<number, T[]>();
-  for (const entity of previous.values()) {
-    if (entity.entityType !== 'event') continue;
-    const pair = entity.scopes.find((scope) => scope.startsWith('pair:'));
-    if (pair === undefined) continue;
-    const pgid = Number(pair.slice('pair:'.length));
-    const list = byGroup.get(pgid);
-    if (list) list.push(entity);
-    else byGroup.set(pgid, [entity]);
-  }
-  return byGroup;
-}

@@ -164,7 +164,7 @@ export class StarplanClient {
       const occurrences: FeedOccurrence[] = checked.records;
       seen?.set(request, bodyHash);
       return { bodyHash, occurrences, validators };
-    }, known?.validators, earlierOf(ahead));
+    }, { conditional: known?.validators, earlier: earlierOf(ahead) });
   }
 
   /**
@@ -189,7 +189,7 @@ export class StarplanClient {
       if (fetched.notModified) return { bodyHash: known.bodyHash, validators: fetched.validators };
       const bodyHash = calendarBodyHash(fetched.bytes, fetched.contentType, this.settings.timeZone);
       return bodyHash === known.bodyHash ? { bodyHash, validators: fetched.validators } : { bodyHash, validators: fetched.validators, earlier: { fetched, attempt } };
-    }, known.validators);
+    }, { conditional: known.validators });
   }
 
   private list<M extends ListMethod>(method: M, params: Record<string, string>, seen: SeenBodies | undefined): Promise<CheckedList<ListRecord<M>>> {
@@ -207,7 +207,7 @@ export class StarplanClient {
       const checked = last?.bodyHash === bodyHash ? (last.checked as CheckedList<ListRecord<M>>) : this.decodeList(method, { request, params }, { bodyHash, bytes, contentType });
       seen?.set(request, bodyHash);
       return checked;
-    }, undefined, earlierOf(ahead));
+    }, { earlier: earlierOf(ahead) });
   }
 
   /** Decodes and checks a list's answer, reports what was refused, and keeps what passed for this body hash. */

@@ -4,8 +4,8 @@
  * transaction, so a run that does not commit leaves them as they were.
  */
 import type { Knex } from '@timetable/db';
-import type { KnownFeed } from '../upstream-client/starplan-client.js';
-import type { FeedDerivation, FeedRecord } from './next-snapshot.js';
+import type { KnownFeed } from '../read/starplan-client.js';
+import type { FeedDerivation, FeedRecord } from '../diff/feed-records.js';
 
 interface HashRow {
   source: string;

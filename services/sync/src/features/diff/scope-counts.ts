@@ -1,6 +1,6 @@
-/** Counts of the snapshot's entities the safety valve compares an answer with (runs/safety-valve.ts). */
+/** Counts of the snapshot's entities the safety valve compares an answer with (diff/safety-valve.ts). */
 import type { EntityType } from '@timetable/contracts';
-import type { IndexedEntity } from './snapshot-store.js';
+import type { IndexedEntity } from './diff-snapshots.js';
 
 /** How many entities the snapshot has per type, and per type and scope: all the valve needs of it. */
 export class ScopeCounts {

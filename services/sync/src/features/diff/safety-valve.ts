@@ -4,12 +4,12 @@
  */
 import type { EntityType } from '@timetable/contracts';
 import { pairScope, programScope } from '../normalise/normalised-entity.js';
-import type { UpstreamSnapshot } from '../upstream-client/upstream-snapshot.js';
-import type { ScopedFailure } from '../upstream-client/read-upstream.js';
-import { UpstreamError } from '../upstream-client/upstream-error.js';
-import type { IndexedEntity } from '../snapshot/snapshot-store.js';
-import type { ScopeCounts } from '../snapshot/scope-counts.js';
-import { contentHash } from '../diff/content-hash.js';
+import type { UpstreamSnapshot } from '../read/upstream-snapshot.js';
+import type { ScopedFailure } from '../read/read-upstream.js';
+import { UpstreamError } from '../read/upstream-error.js';
+import type { IndexedEntity } from './diff-snapshots.js';
+import type { ScopeCounts } from './scope-counts.js';
+import { contentHash } from './content-hash.js';
 
 /** An empty list where the snapshot had at least this many entities is taken for an upstream fault. */
 export const IMPLAUSIBLE_EMPTY_AFTER = 3;

@@ -1,5 +1,5 @@
 /** Resolving what a feed occurrence names (lecture, rooms, lecturers) to upstream entities. */
-import type { UpstreamLecture } from '../upstream-client/upstream-types.js';
+import type { UpstreamLecture } from '../read/upstream-types.js';
 import type { FeedOccurrence } from '../validate/feed-occurrence.js';
 
 /** An upstream reference: the id when it resolved, else the name as the feed wrote it. */

@@ -9,9 +9,10 @@ import type { Knex } from '@timetable/db';
 import { appendToOutbox } from '@timetable/events';
 import { diffSnapshots, type EntityChange } from '../diff/diff-snapshots.js';
 import { snapshotKey } from '../normalise/normalised-entity.js';
-import type { IndexedEntity, SnapshotStore } from '../snapshot/snapshot-store.js';
-import type { StagedEntityStore } from '../snapshot/staged-entity-store.js';
-import type { NextEntity } from './safety-valve.js';
+import type { IndexedEntity } from '../diff/diff-snapshots.js';
+import type { SnapshotStore } from './snapshot-store.js';
+import type { StagedEntityStore } from './staged-entity-store.js';
+import type { NextEntity } from '../diff/safety-valve.js';
 import { guardChanges } from './schema-guard.js';
 import type { PairError } from './sync-run-store.js';
 

@@ -5,9 +5,9 @@
 import { detectSeries } from '@timetable/calendar';
 import type { EventData } from '@timetable/contracts';
 import type { FeedOccurrence } from '../validate/feed-occurrence.js';
-import type { UpstreamLecture, UpstreamPlanningGroup } from '../upstream-client/upstream-types.js';
-import { pairScope, programScope, type NormalisedEntity } from '../normalise/normalised-entity.js';
-import { academicPeriodIdOf, courseIdOf, eventIdOf, instructorIdOf, programIdOf, roomIdOf, semesterIdOf } from '../normalise/upstream-ids.js';
+import type { UpstreamLecture, UpstreamPlanningGroup } from '../read/upstream-types.js';
+import { pairScope, programScope, type NormalisedEntity } from './normalised-entity.js';
+import { academicPeriodIdOf, courseIdOf, eventIdOf, instructorIdOf, programIdOf, roomIdOf, semesterIdOf } from './upstream-ids.js';
 import { LectureLookup, referenceKey, type NameResolver, type Reference } from './resolve-references.js';
 
 export interface GroupFeed {

@@ -122,8 +122,7 @@ export async function rereadFeeds(
   client: StarplanClient,
   upstream: UpstreamSnapshot,
   groups: readonly GroupToRead[],
-  onParsed: ReadFeedsOptions['onParsed'],
-  concurrency = UPSTREAM_CONCURRENCY,
+  { onParsed, concurrency = UPSTREAM_CONCURRENCY }: Omit<ReadFeedsOptions, 'knownFeeds'>,
 ): Promise<ScopedFailure[]> {
   const failures: ScopedFailure[] = [];
   await mapConcurrently(groups, concurrency, async ({ og, group }) => {

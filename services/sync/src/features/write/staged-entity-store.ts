@@ -1,6 +1,6 @@
 /**
  * The data of entities a run built that differ from the snapshot, put aside in PostgreSQL while the run goes
- * on reading, and read back in chunks when it writes (runs/write-changes.ts). Only one run builds at a time
+ * on reading, and read back in chunks when it writes (write/write-changes.ts). Only one run builds at a time
  * (the advisory lock), and each empties the table when it starts building (begin). Each row names its run, a run
  * reads back only its own and, once it is over, deletes only its own: should the lock's session end during a run
  * and another replica run beside it, neither takes the other's data, and the end of one leaves the other's in
@@ -83,9 +83,11 @@ export class StagedEntityStore {
   /** The data this run staged for `keys`, by snapshotKey; read inside the run's transaction. */
   async load(db: Knex, keys: readonly { entityType: EntityType; entityId: string }[]): Promise<Map<string, Record<string, unknown>>> {
     const columns = ['entity_type', 'entity_id', 'data'];
-    const rows = await selectByKeys<{ entity_type: EntityType; entity_id: string; data: Record<string, unknown> }>(db, 'staged_entities', columns, keys, {
-      sync_run_id: this.currentRun(),
-    });
+    const rows = await selectByKeys<{ entity_type: EntityType; entity_id: string; data: Record<string, unknown> }>(db, {
+      table: 'staged_entities',
+      columns,
+      alsoWhere: { sync_run_id: this.currentRun() },
+    }, keys);
     return new Map(rows.map((row) => [snapshotKey(row.entity_type, row.entity_id), row.data]));
   }
 

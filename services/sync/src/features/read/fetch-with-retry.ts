@@ -50,8 +50,7 @@ export async function fetchWithRetry<T>(
   url: string,
   policy: FetchPolicy,
   check: (fetched: FetchedBody, attempt: number) => T,
-  conditional?: Validators,
-  earlier?: EarlierAnswer,
+  { conditional, earlier }: { conditional?: Validators | undefined; earlier?: EarlierAnswer | undefined } = {},
 ): Promise<T> {
   let lastError: UpstreamError | undefined;
   for (let attempt = earlier?.attempt ?? 0; attempt <= policy.retries; attempt += 1) {

@@ -1,27 +1,14 @@
 /** The snapshot: the last published version of every entity, with its hash and the scopes it came from. */
 import type { EntityType } from '@timetable/contracts';
 import type { Knex } from '@timetable/db';
-import type { EntityChange, SnapshotEntry } from '../diff/diff-snapshots.js';
+import type { EntityChange, IndexedEntity, SnapshotEntry } from '../diff/diff-snapshots.js';
 import { snapshotKey } from '../normalise/normalised-entity.js';
 import { StringPool } from '../normalise/string-pool.js';
-import { ScopeCounts } from './scope-counts.js';
+import { ScopeCounts } from '../diff/scope-counts.js';
 
 export interface StoredEntity extends SnapshotEntry {
   scopes: string[];
   updatedAt: Date;
-}
-
-/**
- * What a run needs of the last snapshot to diff against it: key, hash and scopes of every entity, and the
- * data only where asked for (null otherwise). At scale the data is most of the snapshot's size, and a run
- * needs it only for what changed (loadEntities) and for what it may keep as it was.
- */
-export interface IndexedEntity {
-  entityType: EntityType;
-  entityId: string;
-  contentHash: string;
-  scopes: string[];
-  data: Record<string, unknown> | null;
 }
 
 /** Which entities loadIndex reads the data of: every one of a type, or those with one of `scopes`. */
@@ -88,7 +75,7 @@ export class SnapshotStore {
 
   /** The entities of `keys` that exist, with their data, by snapshotKey. */
   async loadEntities(db: Knex, keys: readonly { entityType: EntityType; entityId: string }[]): Promise<Map<string, StoredEntity>> {
-    const rows: SnapshotRow[] = await selectByKeys(db, 'snapshot_entities', ['*'], keys);
+    const rows: SnapshotRow[] = await selectByKeys(db, { table: 'snapshot_entities', columns: ['*'] }, keys);
     return new Map(rows.map((row) => [snapshotKey(row.entity_type, row.entity_id), toEntity(row)]));
   }
 
@@ -148,19 +135,20 @@ export class SnapshotStore {
  * Rows of `table` with the given keys: one `entity_id = any(...)` per type, which PostgreSQL answers from the
  * primary key (a list of (type, id) pairs is not always planned that way).
  */
-export async function selectByKeys<Row>(
-  db: Knex,
-  table: string,
-  columns: string[],
-  keys: readonly { entityType: EntityType; entityId: string }[],
-  /** Further equalities every row must meet (the staging table's run). */
-  alsoWhere: Record<string, string> = {},
-): Promise<Row[]> {
+export async function selectByKeys<Row>(db: Knex, query: KeyedSelect, keys: readonly { entityType: EntityType; entityId: string }[]): Promise<Row[]> {
+  const { table, columns, alsoWhere = {} } = query;
   const rows: Row[] = [];
   for (const [entityType, ids] of idsByType(keys)) {
     rows.push(...((await db(table).select(columns).where({ ...alsoWhere, entity_type: entityType }).whereRaw('entity_id = any(?::text[])', [ids])) as Row[]));
   }
   return rows;
+}
+
+export interface KeyedSelect {
+  table: string;
+  columns: string[];
+  /** Further equalities every row must meet (the staging table's run). */
+  alsoWhere?: Record<string, string>;
 }
 
 function idsByType(keys: readonly { entityType: EntityType; entityId: string }[]): Map<EntityType, string[]> {
