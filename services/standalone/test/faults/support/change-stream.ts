@@ -30,6 +30,11 @@ export class ChangeStream {
     return new ChangeStream(system, since);
   }
 
+  /** The churns made so far. */
+  get churnCount(): number {
+    return this.churns;
+  }
+
   /** `count` churns, `everyMs` apart; a churn that fails (the simulator is fine, the request may not be) is retried. */
   async churn(count: number, everyMs = 2_500): Promise<void> {
     for (let index = 0; index < count; index += 1) {
