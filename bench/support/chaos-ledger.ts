@@ -26,7 +26,7 @@ export interface Ledger {
   catalogEqualsUpstream: boolean;
 }
 
-interface RunRow {
+export interface RunRow {
   id: string;
   status: string;
   published: number;
@@ -78,7 +78,7 @@ export async function keepLedger(system: FaultSystem, stream: ChangeStream): Pro
   };
 }
 
-interface LogRow {
+export interface LogRow {
   id: string;
   run: string;
   entity: string;
@@ -99,7 +99,7 @@ async function changeRecords(system: FaultSystem, since: Date, soak: ReadonlySet
  * Per run: records missing from what it published are lost, records beyond it (or a second record of one
  * entity in one run) duplicated; a record of no committed run was never published and counts as duplicated.
  */
-function compareRuns(runs: readonly RunRow[], log: readonly LogRow[], orphans: number): { lost: number; duplicated: number } {
+export function compareRuns(runs: readonly RunRow[], log: readonly LogRow[], orphans: number): { lost: number; duplicated: number } {
   const byRun = new Map<string, string[]>();
   for (const record of log) byRun.set(record.run, [...(byRun.get(record.run) ?? []), record.entity]);
   let lost = 0;
