@@ -63,6 +63,11 @@ export class PrivateKafka {
     return this.process.stop();
   }
 
+  /** SIGKILL, as a crash or an OOM kill would; `start()` brings it back on the same data. */
+  kill(): Promise<void> {
+    return this.process.kill();
+  }
+
   async answers(): Promise<boolean> {
     const admin = new Kafka({ brokers: this.brokers, logLevel: logLevel.NOTHING, retry: { retries: 0 }, connectionTimeout: 1_000 }).admin();
     try {

@@ -59,6 +59,11 @@ export class PrivateRegistry {
     return this.process.stop();
   }
 
+  /** SIGKILL, as a crash or an OOM kill would; `start()` brings it back on the same data. */
+  kill(): Promise<void> {
+    return this.process.kill();
+  }
+
   async answers(): Promise<boolean> {
     const response = await fetch(`${this.url}/subjects`, { signal: AbortSignal.timeout(2_000) }).catch(() => undefined);
     await response?.body?.cancel().catch(() => undefined);

@@ -9,6 +9,8 @@ export class ChangeStream {
   private static seed = 1_000;
   private lastChurnAt = 0;
   private churns = 0;
+  /** The simulator's changes the churns applied (a churn of `count: 3` may apply fewer). */
+  changesMade = 0;
 
   private constructor(
     private readonly system: SystemUnderFault,
@@ -28,19 +30,27 @@ export class ChangeStream {
     return new ChangeStream(system, since);
   }
 
+  /** The churns made so far. */
+  get churnCount(): number {
+    return this.churns;
+  }
+
   /** `count` churns, `everyMs` apart; a churn that fails (the simulator is fine, the request may not be) is retried. */
   async churn(count: number, everyMs = 2_500): Promise<void> {
     for (let index = 0; index < count; index += 1) {
       ChangeStream.seed += 1;
       const seed = ChangeStream.seed;
-      await eventually('a churn', async () => {
+      const applied = await eventually('a churn', async () => {
         const response = await fetch(`${this.system.upstreamBaseUrl}/__admin/churn`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ seed, count: 3 }),
         });
-        return response.ok ? true : undefined;
+        if (!response.ok) return undefined;
+        const { applied } = (await response.json()) as { applied: unknown[] };
+        return applied.length;
       });
+      this.changesMade += applied;
       this.lastChurnAt = Date.now();
       this.churns += 1;
       if (index < count - 1) await sleep(everyMs);
