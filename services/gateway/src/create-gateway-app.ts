@@ -109,6 +109,7 @@ export function createGatewayApp(deps: GatewayDeps): RequestListener {
       limit,
       trustProxy: gateway.get('trust proxy fn') as (address: string, hop: number) => boolean,
       legacyHosts: deps.legacyHosts,
+      rules,
       logger: deps.logger,
       ...(deps.timeZone === undefined ? {} : { currentWeek: weekLabelClock(deps.timeZone, deps.now ?? (() => new Date())) }),
     },

@@ -2,7 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setImmediate as nextCheckPhase } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { MemoryCache, MemoryRateLimiter, ResponseStore, parseRateTiers, requestUrlKey } from '@timetable/cache';
+import { allApiRoutes } from '@timetable/contracts';
 import { createLogger, metricsRegistry } from '@timetable/observability';
+import { routeRules } from '../src/features/authentication/key-routes.js';
 import { cachedReads } from '../src/features/cached-reads/cached-reads.js';
 import { PublicReadLimit } from '../src/features/rate-limit/public-read-limit.js';
 
@@ -22,7 +24,7 @@ async function handlerWithStoredPrograms(passOn?: (req: IncomingMessage) => void
   const limit = new PublicReadLimit({ rateLimiter: new MemoryRateLimiter(), rateTiers: parseRateTiers('100/1m'), logger });
   /** The requests handed to the Express path. */
   const passedOn: IncomingMessage[] = [];
-  const handle = cachedReads({ responses, limit, trustProxy: () => false, legacyHosts: [], logger }, (req) => {
+  const handle = cachedReads({ responses, limit, trustProxy: () => false, legacyHosts: [], rules: routeRules(allApiRoutes), logger }, (req) => {
     passedOn.push(req);
     passOn?.(req);
   });

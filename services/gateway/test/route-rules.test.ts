@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { allApiRoutes } from '@timetable/contracts';
-import { isKeyRoute, routeRules } from '../src/features/authentication/key-routes.js';
+import { routeRules } from '../src/features/authentication/key-routes.js';
 
 /** A concrete path for a contract path, with every parameter filled in. */
 const concrete = (path: string) => path.replace(/\{[^}]+\}/g, '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f');
 
-const { isDeveloperArea } = routeRules(allApiRoutes);
+const { isDeveloperArea, isKeyRoute } = routeRules(allApiRoutes);
 
 describe('the gateway key and usage rules, derived from the route contract', () => {
   it.each(allApiRoutes.map((route) => [route.method, route.path, route]))('%s %s needs a key exactly when its entry says so', (_method, path, route) => {

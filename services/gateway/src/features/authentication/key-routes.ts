@@ -1,4 +1,4 @@
-import { allApiRoutes, firstSegment, RouteMatcher, type ApiRoute, type ServiceName } from '@timetable/contracts';
+import { firstSegment, RouteMatcher, type ApiRoute, type ServiceName } from '@timetable/contracts';
 
 /** The services whose routes are developer usage: counted per developer and exempt from the per-IP read limits. */
 const DEVELOPER_SERVICES: ReadonlySet<ServiceName> = new Set(['developer-auth', 'webhook-dispatcher']);
@@ -26,16 +26,6 @@ export function routeRules(routes: readonly ApiRoute[]): RouteRules {
     isKeyRoute: (path) => keyAreas.has(firstSegment(path)) || keyRoutes.find(path) !== undefined,
     isDeveloperArea: (path) => developerAreas.has(firstSegment(path)),
   };
-}
-
-/**
- * The rules of the whole route contract, for the cached-read path, which answers in front of the app and
- * only ever for what the catalog rendered from the contract's routes.
- */
-const contractRules = routeRules(allApiRoutes);
-
-export function isKeyRoute(path: string): boolean {
-  return contractRules.isKeyRoute(path);
 }
 
 function segmentsWhere(bySegment: Map<string, ApiRoute[]>, holds: (group: ApiRoute[]) => boolean): ReadonlySet<string> {

@@ -2,7 +2,7 @@ import type { IncomingMessage, RequestListener } from 'node:http';
 import { requestUrlKey, type ResponseStore, type StoredResponse } from '@timetable/cache';
 import { API_PREFIX, observeRequest, requestIdOf } from '@timetable/http';
 import { counter, type Logger } from '@timetable/observability';
-import { isKeyRoute } from '../authentication/key-routes.js';
+import type { RouteRules } from '../authentication/key-routes.js';
 import type { PublicReadLimit, ReadCheck } from '../rate-limit/public-read-limit.js';
 import { clientAddress, hasBody, mayBeLegacyHost, writeStored, type Exchange, type TrustProxyFn } from './cached-read-requests.js';
 import { CURRENT_WEEK_ROUTE, currentWeekUrl } from './current-week-url.js';
@@ -27,10 +27,10 @@ counter({
  * out the same entry on every hit, so the key rule runs once per entry there rather than once per request.
  */
 const keylessEntries = new WeakSet<StoredResponse>();
-function isKeyless(entry: StoredResponse, url: string): boolean {
+function isKeyless(entry: StoredResponse, url: string, rules: RouteRules): boolean {
   if (keylessEntries.has(entry)) return true;
   const queryStart = url.indexOf('?');
-  if (isKeyRoute(url.slice(API_PREFIX.length, queryStart === -1 ? undefined : queryStart))) return false;
+  if (rules.isKeyRoute(url.slice(API_PREFIX.length, queryStart === -1 ? undefined : queryStart))) return false;
   keylessEntries.add(entry);
   return true;
 }
@@ -46,6 +46,8 @@ export interface CachedReadDeps {
   /** Express' compiled 'trust proxy' function: the client address is the one `req.ip` would give. */
   trustProxy: TrustProxyFn;
   legacyHosts: string[];
+  /** The gateway's key rule, from the same route list as its key check: a keyed URL is never answered here. */
+  rules: RouteRules;
   logger: Logger;
   /**
    * The label of the ISO week containing now in TIME_ZONE. With it, `/week/current` is looked up as the URL
@@ -103,7 +105,7 @@ export function cachedReads(deps: CachedReadDeps, passOn: RequestListener): Requ
   }
 
   function charge(read: CachedRead, entry: StoredResponse | null): void {
-    if (!entry || !isKeyless(entry, read.url)) {
+    if (!entry || !isKeyless(entry, read.url, deps.rules)) {
       misses += 1;
       return handOff(read);
     }
