@@ -54,11 +54,12 @@ function row(cells: string[], widths: number[]): string {
   return cells.map((cell, index) => (index === 0 ? cell.padEnd(widths[index] ?? 0) : cell.padStart(widths[index] ?? 0))).join('  ');
 }
 
-export function formatReport(report: BenchReport): string {
+/** The table of routes, each with its gateway and bare server rows, as every throughput bench prints it. */
+export function formatRouteTable(routes: RouteMeasurement[]): string[] {
   const header = ['route', 'server', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'CPU µs/req', 'ratio', 'pairs'];
   const widths = [46, 8, 10, 8, 8, 8, 7, 10, 6, 11];
   const lines = [row(header, widths), '-'.repeat(widths.reduce((sum, width) => sum + width + 2, -2))];
-  for (const route of report.routes) {
+  for (const route of routes) {
     const pairs = route.pairRatios.map((ratio) => Math.round(ratio * 100));
     for (const [server, result] of [['gateway', route.gateway], ['bare', route.bare]] as const) {
       const cpu = route.cpuMicrosPerRequest[server];
@@ -81,6 +82,11 @@ export function formatReport(report: BenchReport): string {
       );
     }
   }
+  return lines;
+}
+
+export function formatReport(report: BenchReport): string {
+  const lines = formatRouteTable(report.routes);
   lines.push(
     '',
     `${report.connections} connections, median of ${report.rounds} alternating runs of ${report.durationSeconds} s per server, ${report.cpus} CPUs, Node ${report.node}`,

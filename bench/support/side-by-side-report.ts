@@ -1,4 +1,5 @@
 /** The printed table of the distributed bench: each route's gateway and bare rows, ratio and p99. */
+import { formatRouteTable } from './report.js';
 import type { LoadSettings, SideBySide } from './side-by-side.js';
 
 export interface SideBySideReport {
@@ -14,38 +15,8 @@ export interface SideBySideReport {
 
 const fixed = (value: number, digits = 1) => value.toFixed(digits);
 
-function row(cells: string[], widths: number[]): string {
-  return cells.map((cell, index) => (index === 0 ? cell.padEnd(widths[index] ?? 0) : cell.padStart(widths[index] ?? 0))).join('  ');
-}
-
 export function formatSideBySide(report: SideBySideReport): string {
-  const header = ['route', 'server', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'CPU µs/req', 'ratio', 'pairs'];
-  const widths = [46, 8, 10, 8, 8, 8, 7, 10, 6, 11];
-  const lines = [row(header, widths), '-'.repeat(widths.reduce((sum, width) => sum + width + 2, -2))];
-  for (const route of report.routes) {
-    const pairs = route.pairRatios.map((ratio) => Math.round(ratio * 100));
-    for (const [server, result] of [['gateway', route.gateway], ['bare', route.bare]] as const) {
-      const cpu = route.cpuMicrosPerRequest[server];
-      const first = server === 'gateway';
-      lines.push(
-        row(
-          [
-            first ? `${route.name} (${route.bodyBytes} B)` : '',
-            server,
-            fixed(result.requestsPerSecond, 0),
-            fixed(result.latencyP50Ms),
-            fixed(result.latencyP99Ms),
-            String(result.non2xx),
-            String(result.errors + result.timeouts),
-            cpu === null ? 'n/a' : fixed(cpu),
-            first ? `${fixed(route.ratio * 100, 0)} %` : '',
-            first ? `${Math.min(...pairs)}-${Math.max(...pairs)} %` : '',
-          ],
-          widths,
-        ),
-      );
-    }
-  }
+  const lines = formatRouteTable(report.routes);
   const { connections, rounds, durationSeconds } = report.settings;
   lines.push(
     '',
