@@ -30,12 +30,8 @@ export class MemoryRateLimiter implements RateLimiter {
     return this.windowCount;
   }
 
-  consume(clientKey: string, tiers: RateTier[]): Promise<RateDecision> {
-    return Promise.resolve(this.consumeNow(clientKey, tiers));
-  }
-
-  /** `consume` without a promise: the windows are in this process. */
-  consumeNow(clientKey: string, tiers: RateTier[]): RateDecision {
+  /** Without a promise: the windows are in this process. */
+  consume(clientKey: string, tiers: RateTier[]): RateDecision {
     const now = Date.now();
     this.sweep(now);
     let windows = this.clients.get(clientKey);
@@ -105,11 +101,3 @@ function windowOf(windows: Window[], windowSeconds: number): Window | undefined 
   return undefined;
 }
 
-/**
- * A charge against any limiter: at once from the in-memory one charging as itself, as the limiter's promise
- * otherwise. A subclass that overrides `consume` (as tests do to inject failures) is charged through it.
- */
-export function consumeNowOrLater(limiter: RateLimiter, clientKey: string, tiers: RateTier[]): RateDecision | Promise<RateDecision> {
-  if (limiter instanceof MemoryRateLimiter && limiter.consume === MemoryRateLimiter.prototype.consume) return limiter.consumeNow(clientKey, tiers);
-  return limiter.consume(clientKey, tiers);
-}

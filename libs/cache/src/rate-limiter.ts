@@ -14,7 +14,11 @@ export interface RateDecision {
 
 /** Fixed-window counters per client and tier; every tier must allow a request. */
 export interface RateLimiter {
-  consume(clientKey: string, tiers: RateTier[]): Promise<RateDecision>;
+  /**
+   * Charges one request. A limiter that can decide in this process answers at once, so the cached-read path
+   * awaits nothing; one that must ask its backend answers with a promise.
+   */
+  consume(clientKey: string, tiers: RateTier[]): RateDecision | Promise<RateDecision>;
   close(): Promise<void>;
 }
 

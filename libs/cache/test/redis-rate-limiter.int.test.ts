@@ -14,7 +14,7 @@ afterAll(async () => {
 });
 
 describe('the Redis rate limiter', () => {
-  it('checks every tier in one command once Redis knows the script, sent by its hash', async () => {
+  it('renews a lease of every tier in one command once Redis knows the script, sent by its hash', async () => {
     const limiter = new RedisRateLimiter(redis, prefix);
     const tiers = parseRateTiers('10/1s,60/1m,1000/1h');
     await limiter.consume('one-trip', tiers);
@@ -27,7 +27,7 @@ describe('the Redis rate limiter', () => {
     }
   });
 
-  it('counts each tier and answers with the tier closest to its limit, with an expiry on every counter', async () => {
+  it('counts each tier and answers with the tier closest to its limit, with an expiry on every counter; a refusal takes no token', async () => {
     const limiter = new RedisRateLimiter(redis, prefix);
     const tiers = parseRateTiers('3/1m,100/1h');
     const decisions = [];
@@ -37,7 +37,7 @@ describe('the Redis rate limiter', () => {
     expect(decisions[3]).toMatchObject({ limit: 3 });
     expect(decisions[3]!.retryAfterSeconds).toBeGreaterThan(0);
     expect(decisions[3]!.retryAfterSeconds).toBeLessThanOrEqual(60);
-    expect(await redis.get(`${prefix}tiers:3600`)).toBe('4');
+    expect(await redis.get(`${prefix}tiers:3600`)).toBe('3');
     for (const window of [60, 3600]) {
       const ttl = await redis.pttl(`${prefix}tiers:${window}`);
       expect(ttl).toBeGreaterThan(0);
@@ -58,9 +58,26 @@ describe('the Redis rate limiter', () => {
     try {
       const replicas = [new RedisRateLimiter(redis, prefix), new RedisRateLimiter(other, prefix)];
       const tiers = parseRateTiers('10/1m');
-      const decisions = await Promise.all(Array.from({ length: 30 }, (_, i) => replicas[i % 2]!.consume('concurrent', tiers)));
+      const decisions = await Promise.all(Array.from({ length: 30 }, async (_, i) => replicas[i % 2]!.consume('concurrent', tiers)));
       expect(decisions.filter((decision) => decision.allowed)).toHaveLength(10);
     } finally {
+      await other.quit();
+    }
+  });
+
+  it('decides most of a busy client\'s requests without Redis, and never grants more than the budget', async () => {
+    const other = new Redis(testInfrastructure().redisUrl);
+    const replicas = [new RedisRateLimiter(redis, prefix), new RedisRateLimiter(other, prefix)];
+    const sent = [vi.spyOn(redis, 'sendCommand'), vi.spyOn(other, 'sendCommand')];
+    try {
+      const tiers = parseRateTiers('1000/1m,100000/1h');
+      const decisions = await Promise.all(Array.from({ length: 3_000 }, async (_, i) => replicas[i % 2]!.consume('busy', tiers)));
+      expect(decisions.filter((decision) => decision.allowed)).toHaveLength(1_000);
+      expect(await redis.get(`${prefix}busy:60`)).toBe('1000');
+      const roundTrips = sent.reduce((sum, spy) => sum + spy.mock.calls.length, 0);
+      expect(roundTrips).toBeLessThan(100);
+    } finally {
+      for (const spy of sent) spy.mockRestore();
       await other.quit();
     }
   });

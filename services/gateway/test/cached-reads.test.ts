@@ -190,7 +190,7 @@ describe('a failing store', () => {
 });
 
 /** Answers in a later turn of the event loop, as Redis does. */
-async function later<T>(answer: () => Promise<T>): Promise<T> {
+async function later<T>(answer: () => T | Promise<T>): Promise<T> {
   await nextTurn();
   return answer();
 }
@@ -235,7 +235,7 @@ describe('a store and a limiter outside the process (distributed mode)', () => {
 
   it('let the read through without limit headers when the in-memory limiter fails', async () => {
     class BrokenLimiter extends MemoryRateLimiter {
-      override consumeNow(): RateDecision {
+      override consume(): RateDecision {
         throw new Error('limiter bug');
       }
     }
@@ -246,7 +246,7 @@ describe('a store and a limiter outside the process (distributed mode)', () => {
   it('charge through a subclass that overrides consume, never around it', async () => {
     class CountingLimiter extends MemoryRateLimiter {
       calls = 0;
-      override consume(clientKey: string, tiers: RateTier[]): Promise<RateDecision> {
+      override consume(clientKey: string, tiers: RateTier[]): RateDecision {
         this.calls += 1;
         return super.consume(clientKey, tiers);
       }

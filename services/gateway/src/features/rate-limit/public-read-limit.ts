@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { consumeNowOrLater, type RateDecision, type RateLimiter, type RateTier } from '@timetable/cache';
+import { type RateDecision, type RateLimiter, type RateTier } from '@timetable/cache';
 import type { Logger } from '@timetable/observability';
 import { rateLimitClientKey } from './client-key.js';
 import { failedOpen } from './limiter-failures.js';
@@ -33,7 +33,7 @@ export class PublicReadLimit {
   consume(address: string | undefined): ReadCheck | Promise<ReadCheck> {
     const { rateLimiter, rateTiers } = this.deps;
     try {
-      const decision = consumeNowOrLater(rateLimiter, rateLimitClientKey(address), rateTiers);
+      const decision = rateLimiter.consume(rateLimitClientKey(address), rateTiers);
       return decision instanceof Promise ? decision.catch((error: unknown) => this.failedOpen(error)) : decision;
     } catch (error) {
       return this.failedOpen(error);

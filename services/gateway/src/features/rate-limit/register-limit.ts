@@ -29,8 +29,8 @@ export interface RegisterLimitDeps {
 export function limitRegistrations(deps: RegisterLimitDeps): Router {
   const router = Router();
   router.post(expressPath(developersApi.register.path), async (req, res, next) => {
-    const decision = await deps.rateLimiter
-      .consume(`register:${rateLimitClientKey(req.ip)}`, deps.tiers)
+    const decision = await Promise.resolve()
+      .then(() => deps.rateLimiter.consume(`register:${rateLimitClientKey(req.ip)}`, deps.tiers))
       .catch((error: unknown) => failedOpen(deps.logger, error));
     if (decision === 'unlimited') return next();
     setRateLimitHeaders(res, decision);
