@@ -13,7 +13,7 @@ function trigramIndex(knex: Knex, table: string, column: string): Knex.Raw {
   return knex.raw(`create index ?? on ?? using gin (?? public.gin_trgm_ops)`, [`${table}_${column}_trgm`, table, column]);
 }
 
-/** The projected catalog and the materialised occurrences of its events (docs/architecture.md, "Time"). */
+/** The projected catalog and the materialised occurrences of its events (docs/sync.md, "Time"). */
 export const createCatalogTables: Migration = {
   async up(knex) {
     await knex.raw('create extension if not exists pg_trgm with schema public');

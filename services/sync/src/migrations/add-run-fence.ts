@@ -10,7 +10,7 @@ import type { Migration } from '@timetable/db';
  *
  * In a rolling upgrade a replica of the code before this one fails every run that builds changes once this has
  * run (its staged rows name no run), so such a run commits nothing; runs that find the upstream unchanged still
- * succeed. Replace the old replicas promptly (docs/architecture.md, "Sync").
+ * succeed. Replace the old replicas promptly (docs/sync.md, "The run").
  */
 export const addRunFence: Migration = {
   async up(knex) {

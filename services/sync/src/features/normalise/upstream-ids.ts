@@ -1,4 +1,4 @@
-/** Service ids of upstream things: UUIDv5 of the upstream keys listed in docs/architecture.md ("Sync"). */
+/** Service ids of upstream things: UUIDv5 of the upstream keys listed in docs/sync.md ("The run"). */
 import { StringPool } from './string-pool.js';
 import { uuidV5 } from './uuid-v5.js';
 

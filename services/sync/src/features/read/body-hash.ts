@@ -1,6 +1,6 @@
 /**
  * Hashes of upstream answers, so a run can tell that an answer is the one an earlier run already read.
- * StarPlan is not known to send ETag or Last-Modified, so the body itself is the evidence (docs/architecture.md, "Sync").
+ * StarPlan is not known to send ETag or Last-Modified, so the body itself is the evidence (docs/sync.md, "The run").
  */
 import { createHash } from 'node:crypto';
 
