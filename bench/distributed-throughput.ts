@@ -10,8 +10,9 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { startStack, type RunningStack } from '../scripts/stack/start-stack.js';
+import type { RouteMeasurement } from './support/report.js';
 import { resultsDir } from './support/results-dir.js';
-import { measureSideBySide, type LoadSettings, type SideBySide } from './support/side-by-side.js';
+import { measureSideBySide, type LoadSettings } from './support/side-by-side.js';
 import { formatSideBySide, type SideBySideReport } from './support/side-by-side-report.js';
 import { studentViews } from './support/student-views.js';
 
@@ -69,7 +70,7 @@ export async function main(): Promise<void> {
     const stackReadyMs = performance.now() - started;
     const api = `${stack.gatewayUrl}/v1/timetable`;
     const gatewayPid = stack.process('gateway').pid;
-    const routes: SideBySide[] = [];
+    const routes: RouteMeasurement[] = [];
     for (const route of await studentViews(api, TIME_ZONE)) {
       if (ONLY && !route.name.includes(ONLY)) continue;
       log(`measuring ${route.name}...`);

@@ -14,9 +14,10 @@ export interface RouteMeasurement {
   /** The same ratio for each round's pair of neighbouring runs, in order. */
   pairRatios: number[];
   /**
-   * CPU (user and system) of the main thread, where both servers answer, per request: the median over the
-   * rounds. It moves less than throughput when the machine does, and shows what the gateway's own work costs.
-   * Null where /proc cannot be read.
+   * CPU (user and system) per request, the median over the rounds: of the thread that answers (embedded, where
+   * both servers share the main thread) or of the gateway's process and the bare server's thread (distributed).
+   * It moves less than throughput when the machine does, and shows what the gateway's own work costs. Null
+   * where /proc cannot be read.
    */
   cpuMicrosPerRequest: { gateway: number | null; bare: number | null };
 }

@@ -1,6 +1,6 @@
 /** The printed table of the distributed bench: each route's gateway and bare rows, ratio and p99. */
-import { formatRouteTable } from './report.js';
-import type { LoadSettings, SideBySide } from './side-by-side.js';
+import { formatRouteTable, type RouteMeasurement } from './report.js';
+import type { LoadSettings } from './side-by-side.js';
 
 export interface SideBySideReport {
   node: string;
@@ -10,7 +10,7 @@ export interface SideBySideReport {
   stackReadyMs: number;
   /** Stack processes the supervisor restarted during the run. */
   restarts: string[];
-  routes: SideBySide[];
+  routes: RouteMeasurement[];
 }
 
 const fixed = (value: number, digits = 1) => value.toFixed(digits);

@@ -7,26 +7,13 @@ import { captureResponse, startBareServer } from './bare-server.js';
 import { loadTest, type LoadResult } from './load-test.js';
 import { median } from './median.js';
 import { procCpuSeconds } from './proc-cpu.js';
+import type { RouteMeasurement } from './report.js';
 
 export interface LoadSettings {
   connections: number;
   durationSeconds: number;
   warmupSeconds: number;
   rounds: number;
-}
-
-export interface SideBySide {
-  name: string;
-  path: string;
-  bodyBytes: number;
-  gateway: LoadResult;
-  bare: LoadResult;
-  /** Gateway requests/s divided by the bare server's (their median runs). */
-  ratio: number;
-  /** The same ratio for each round's pair of neighbouring runs, in order. */
-  pairRatios: number[];
-  /** CPU (user and system) per request of the gateway process and of the bare server's thread; null where /proc cannot be read. */
-  cpuMicrosPerRequest: { gateway: number | null; bare: number | null };
 }
 
 export interface RouteToMeasure {
@@ -62,7 +49,7 @@ function medianCpu(runs: MeasuredRun[]): number | null {
  * Measures `route` under `api` (whose server is the process `serverPid`) against a bare server in this process.
  * The bare server answers what the route answered once, byte for byte.
  */
-export async function measureSideBySide(api: string, serverPid: number | undefined, route: RouteToMeasure, settings: LoadSettings): Promise<SideBySide> {
+export async function measureSideBySide(api: string, serverPid: number | undefined, route: RouteToMeasure, settings: LoadSettings): Promise<RouteMeasurement> {
   const url = `${api}${route.path}`;
   const captured = await captureResponse(url);
   const bareServer = await startBareServer(captured);
