@@ -10,6 +10,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { startStack, type RunningStack } from '../scripts/stack/start-stack.js';
+import { infrastructureFromEnv } from '../scripts/stack/stack-resources.js';
 import type { RouteMeasurement } from './support/report.js';
 import { resultsDir } from './support/results-dir.js';
 import { measureSideBySide, type LoadSettings } from './support/side-by-side.js';
@@ -39,12 +40,7 @@ async function startBenchStack(restarts: string[]): Promise<RunningStack> {
     namespace: `bench_dist_${randomBytes(3).toString('hex')}`,
     ephemeral: true,
     readyTimeoutMs: 300_000,
-    infrastructure: {
-      ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
-      ...(env.REDIS_URL ? { redisUrl: env.REDIS_URL } : {}),
-      ...(env.KAFKA_BROKERS ? { kafkaBrokers: env.KAFKA_BROKERS.split(',') } : {}),
-      ...(env.SCHEMA_REGISTRY_URL ? { schemaRegistryUrl: env.SCHEMA_REGISTRY_URL } : {}),
-    },
+    infrastructure: infrastructureFromEnv(env),
     env: {
       LOG_LEVEL: 'warn',
       TIME_ZONE,

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { startStack, type RunningStack } from '../../scripts/stack/start-stack.js';
+import { infrastructureFromEnv } from '../../scripts/stack/stack-resources.js';
 import { DELIVERY_INTERVAL_SECONDS, SYNC_INTERVAL_SECONDS, log } from './settings.js';
 
 const env = process.env;
@@ -25,12 +26,7 @@ export function startE2eStack(watch: StackWatch): Promise<RunningStack> {
     namespace: `bench_e2e_${randomBytes(3).toString('hex')}`,
     ephemeral: true,
     readyTimeoutMs: 300_000,
-    infrastructure: {
-      ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
-      ...(env.REDIS_URL ? { redisUrl: env.REDIS_URL } : {}),
-      ...(env.KAFKA_BROKERS ? { kafkaBrokers: env.KAFKA_BROKERS.split(',') } : {}),
-      ...(env.SCHEMA_REGISTRY_URL ? { schemaRegistryUrl: env.SCHEMA_REGISTRY_URL } : {}),
-    },
+    infrastructure: infrastructureFromEnv(env),
     env: {
       LOG_LEVEL: env.LOG_LEVEL ?? 'info',
       SYNC_INTERVAL_SECONDS: String(SYNC_INTERVAL_SECONDS),

@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startStack, type RunningStack } from './start-stack.js';
+import { infrastructureFromEnv } from './stack-resources.js';
 import { repoRoot } from './stack-process.js';
 
 const { values } = parseArgs({ options: { replicas: { type: 'string', default: '1' } } });
@@ -28,12 +29,7 @@ const starting = startStack({
   namespace: env.STACK_NAMESPACE ?? 'local',
   replicas,
   gatewayPort: Number(env.PORT ?? 3000),
-  infrastructure: {
-    ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
-    ...(env.REDIS_URL ? { redisUrl: env.REDIS_URL } : {}),
-    ...(env.KAFKA_BROKERS ? { kafkaBrokers: env.KAFKA_BROKERS.split(',') } : {}),
-    ...(env.SCHEMA_REGISTRY_URL ? { schemaRegistryUrl: env.SCHEMA_REGISTRY_URL } : {}),
-  },
+  infrastructure: infrastructureFromEnv(env),
   ...(env.PUBLIC_BASE_URL ? { publicBaseUrl: env.PUBLIC_BASE_URL } : {}),
   ...(env.UPSTREAM_BASE_URL ? { upstreamBaseUrl: env.UPSTREAM_BASE_URL } : {}),
   onRestart: (name, exitCode, signal, delayMs) =>

@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { startStack } from './start-stack.js';
+import { infrastructureFromEnv } from './stack-resources.js';
 import { repoRoot } from './stack-process.js';
 
 const PUBLIC_BASE_URL = 'https://timetable.example.edu';
@@ -34,12 +35,7 @@ const stack = await startStack({
   ephemeral: true,
   publicBaseUrl: PUBLIC_BASE_URL,
   env: { LOG_LEVEL: 'info', RATE_LIMITS: '1000000/1s', REGISTER_LIMITS: '1000000/1s', SYNC_INTERVAL_SECONDS: '86400' },
-  infrastructure: {
-    ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
-    ...(env.REDIS_URL ? { redisUrl: env.REDIS_URL } : {}),
-    ...(env.KAFKA_BROKERS ? { kafkaBrokers: env.KAFKA_BROKERS.split(',') } : {}),
-    ...(env.SCHEMA_REGISTRY_URL ? { schemaRegistryUrl: env.SCHEMA_REGISTRY_URL } : {}),
-  },
+  infrastructure: infrastructureFromEnv(env),
 });
 let status = 1;
 try {

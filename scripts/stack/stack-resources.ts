@@ -69,3 +69,13 @@ export async function outboxBacklog(databaseUrl: string): Promise<number> {
     await client.end();
   }
 }
+
+/** The shared infrastructure named by DATABASE_URL, REDIS_URL, KAFKA_BROKERS and SCHEMA_REGISTRY_URL; unset ones keep the stack's local defaults. */
+export function infrastructureFromEnv(env: Record<string, string | undefined> = process.env): Partial<StackInfrastructure> {
+  return {
+    ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
+    ...(env.REDIS_URL ? { redisUrl: env.REDIS_URL } : {}),
+    ...(env.KAFKA_BROKERS ? { kafkaBrokers: env.KAFKA_BROKERS.split(',') } : {}),
+    ...(env.SCHEMA_REGISTRY_URL ? { schemaRegistryUrl: env.SCHEMA_REGISTRY_URL } : {}),
+  };
+}
