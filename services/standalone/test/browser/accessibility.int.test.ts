@@ -1,55 +1,37 @@
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from './support/axe.js';
-import { describeFailure, DESKTOP, launchBrowser, PHONE, type TestBrowser, type WatchedPage } from './support/browser.js';
+import { DESKTOP, PHONE } from './support/browser.js';
 import { readJson, readWeek } from './support/catalog-reads.js';
 import { tabTo } from './support/keyboard.js';
-import { startPageSystem, type PageSystem } from './support/page-system.js';
+import { usePageSession } from './support/page-session.js';
 import { screenshot } from './support/screenshots.js';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver.js';
 
 const DELIVERY_WAIT_MS = 30_000;
 
-let system: PageSystem;
-let browser: TestBrowser;
+const session = usePageSession();
 let receiver: WebhookReceiver;
-let open: WatchedPage[] = [];
 let course: { id: string; name: string; code: string; label: string };
 let roomId: string;
 
 beforeAll(async () => {
-  system = await startPageSystem();
-  browser = await launchBrowser();
   receiver = await startWebhookReceiver();
-  const { originalEvent } = (await readWeek(system.origin, 'current')).occurrences.find((occurrence) => occurrence.originalEvent.roomId)!;
-  const found = (await readJson<{ data: { name: string; code: string } }>(system.origin, `/courses/${originalEvent.courseId}`)).data;
+  const { originalEvent } = (await readWeek(session.origin, 'current')).occurrences.find((occurrence) => occurrence.originalEvent.roomId)!;
+  const found = (await readJson<{ data: { name: string; code: string } }>(session.origin, `/courses/${originalEvent.courseId}`)).data;
   course = { id: originalEvent.courseId, ...found, label: `Course: ${found.name} (${found.code})` };
   roomId = originalEvent.roomId!;
 });
 
-afterEach(async ({ task }) => {
-  const watched = open;
-  open = [];
-  if (task.result?.state === 'fail') for (const one of watched) console.error(await describeFailure(one));
-  expect(watched.flatMap((one) => one.problems)).toEqual([]);
-});
-
 afterAll(async () => {
-  await browser?.close();
   await receiver?.close();
-  await system?.stop();
 });
 
-async function openPage(viewport: { width: number; height: number }, path: string): Promise<Page> {
-  const watched = await browser.open(viewport);
-  open.push(watched);
-  await watched.page.goto(`${system.origin}${path}`);
-  return watched.page;
-}
+const openPage = (viewport: { width: number; height: number }, path: string): Promise<Page> => session.open(viewport, path);
 
 async function post<T>(path: string, body: unknown, key?: string): Promise<T> {
   const headers: Record<string, string> = { 'Content-Type': 'application/json', ...(key ? { 'X-API-Key': key } : {}) };
-  const response = await fetch(`${system.origin}/v1/timetable${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+  const response = await fetch(`${session.origin}/v1/timetable${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
   expect(response.ok, `POST ${path}`).toBe(true);
   return (response.status === 204 ? null : await response.json()) as T;
 }

@@ -1,47 +1,29 @@
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { describeFailure, DESKTOP, launchBrowser, PHONE, type TestBrowser, type WatchedPage } from './support/browser.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DESKTOP, PHONE } from './support/browser.js';
 import { readJson, readWeek } from './support/catalog-reads.js';
-import { startPageSystem, type PageSystem } from './support/page-system.js';
+import { usePageSession } from './support/page-session.js';
 import { screenshot } from './support/screenshots.js';
 import { RECEIVER_ANSWER, startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver.js';
 
 const DELIVERY_WAIT_MS = 30_000;
 
-let system: PageSystem;
-let browser: TestBrowser;
+const session = usePageSession();
 let receiver: WebhookReceiver;
-let open: WatchedPage[] = [];
 /** A course of this week's timetable: what the webhook is scoped to, found by its name. */
 let course: { id: string; name: string; code: string };
 
 beforeAll(async () => {
-  system = await startPageSystem();
-  browser = await launchBrowser();
   receiver = await startWebhookReceiver();
-  const courseId = (await readWeek(system.origin, 'current')).occurrences[0]!.originalEvent.courseId;
-  course = { id: courseId, ...(await readJson<{ data: { name: string; code: string } }>(system.origin, `/courses/${courseId}`)).data };
-});
-
-afterEach(async ({ task }) => {
-  const watched = open;
-  open = [];
-  if (task.result?.state === 'fail') for (const one of watched) console.error(await describeFailure(one));
-  expect(watched.flatMap((one) => one.problems)).toEqual([]);
+  const courseId = (await readWeek(session.origin, 'current')).occurrences[0]!.originalEvent.courseId;
+  course = { id: courseId, ...(await readJson<{ data: { name: string; code: string } }>(session.origin, `/courses/${courseId}`)).data };
 });
 
 afterAll(async () => {
-  await browser?.close();
   await receiver?.close();
-  await system?.stop();
 });
 
-async function openDevelopers(viewport: { width: number; height: number }): Promise<Page> {
-  const watched = await browser.open(viewport);
-  open.push(watched);
-  await watched.page.goto(`${system.origin}/#developers`);
-  return watched.page;
-}
+const openDevelopers = (viewport: { width: number; height: number }): Promise<Page> => session.open(viewport, '/#developers');
 
 const storedKey = (page: Page) => page.evaluate('sessionStorage.getItem("timetable.apiKey")') as Promise<string | null>;
 const alerts = (page: Page) => page.getByRole('alert').filter({ hasText: /\S/ }).allTextContents();
@@ -55,7 +37,7 @@ async function register(page: Page, email: string): Promise<string> {
 }
 
 async function webhooksOf(key: string): Promise<Record<string, unknown>[]> {
-  return (await readJson<{ data: Record<string, unknown>[] }>(system.origin, '/webhooks', { 'X-API-Key': key })).data;
+  return (await readJson<{ data: Record<string, unknown>[] }>(session.origin, '/webhooks', { 'X-API-Key': key })).data;
 }
 
 describe.each([
@@ -151,9 +133,9 @@ describe.each([
     expect(await webhooksOf(key)).toEqual([]);
 
     // Back to the view: the account is read again, with the usage the requests above left.
-    await page.goto(`${system.origin}/#timetable`);
-    await page.goto(`${system.origin}/#developers`);
-    const usage = await readJson<{ data: { total: number } }>(system.origin, '/developers/usage', { 'X-API-Key': key });
+    await page.goto(`${session.origin}/#timetable`);
+    await page.goto(`${session.origin}/#developers`);
+    const usage = await readJson<{ data: { total: number } }>(session.origin, '/developers/usage', { 'X-API-Key': key });
     expect(usage.data.total).toBeGreaterThan(0);
     await expect.poll(() => page.locator('#usage-body tr', { hasText: 'GET /v1/timetable/webhooks' }).count()).toBe(1);
     await shot(page, 'developers-account');

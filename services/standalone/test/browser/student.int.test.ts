@@ -1,9 +1,9 @@
 import ICAL from 'ical.js';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { describeFailure, DESKTOP, launchBrowser, PHONE, type TestBrowser, type WatchedPage } from './support/browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DESKTOP, PHONE } from './support/browser.js';
 import { labelAfter, occurrencesFromNow, readJson, readWeek, type WeekOccurrence } from './support/catalog-reads.js';
-import { startPageSystem, type PageSystem } from './support/page-system.js';
+import { usePageSession } from './support/page-session.js';
 import { screenshot } from './support/screenshots.js';
 
 const MINUTE_MS = 60_000;
@@ -16,36 +16,15 @@ interface Named {
   label: string;
 }
 
-let system: PageSystem;
-let browser: TestBrowser;
-let open: WatchedPage[] = [];
+const session = usePageSession();
 /** Two courses that both take place in one room, as the catalog names them ("Course: <name> (<code>)"). */
 let picks: { courses: [Named, Named]; room: Named; names: { courses: [string, string]; room: string } };
 
 beforeAll(async () => {
-  system = await startPageSystem();
-  browser = await launchBrowser();
-  picks = await twoCoursesInOneRoom(system.origin);
+  picks = await twoCoursesInOneRoom(session.origin);
 });
 
-afterEach(async ({ task }) => {
-  const watched = open;
-  open = [];
-  if (task.result?.state === 'fail') for (const one of watched) console.error(await describeFailure(one));
-  expect(watched.flatMap((one) => one.problems)).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await system?.stop();
-});
-
-async function openPage(viewport = DESKTOP, path = '/'): Promise<Page> {
-  const watched = await browser.open(viewport);
-  open.push(watched);
-  await watched.page.goto(`${system.origin}${path}`);
-  return watched.page;
-}
+const openPage = (viewport = DESKTOP, path = '/'): Promise<Page> => session.open(viewport, path);
 
 /** A room of this week's timetable where at least two courses take place, and two of those courses. */
 async function twoCoursesInOneRoom(origin: string): Promise<typeof picks> {
@@ -132,18 +111,18 @@ describe.each([
     expect(query.get('courseIds')?.split(',').sort()).toEqual([picks.courses[0].id, picks.courses[1].id].sort());
     expect(query.get('roomIds')).toBe(picks.room.id);
 
-    const current = await readWeek(system.origin, 'current', selectionQuery());
+    const current = await readWeek(session.origin, 'current', selectionQuery());
     expect(current.occurrences.length).toBeGreaterThan(0);
     expect(await shownWeek(page)).toEqual({ label: current.week, count: current.occurrences.length });
     await screenshot(page, `timetable-week-${name.replace(/\W+/g, '-')}`);
 
     await page.getByRole('button', { name: 'Next week' }).click();
-    const next = await readWeek(system.origin, labelAfter(current), selectionQuery());
+    const next = await readWeek(session.origin, labelAfter(current), selectionQuery());
     expect(await shownWeek(page, current.week)).toEqual({ label: next.week, count: next.occurrences.length });
     await page.getByRole('button', { name: 'Previous week' }).click();
     await page.getByRole('button', { name: 'Previous week' }).click();
     const previous = await shownWeek(page, next.week);
-    expect(labelAfter(await readWeek(system.origin, previous.label))).toBe(current.week);
+    expect(labelAfter(await readWeek(session.origin, previous.label))).toBe(current.week);
     await page.getByRole('button', { name: 'This week' }).click();
     expect((await shownWeek(page, previous.label)).label).toBe(current.week);
   });
@@ -159,7 +138,7 @@ describe.each([
     const feed = await fetch(feedUrl);
     expect(feed.status).toBe(200);
     const inFeed = settled(feedOccurrences(await feed.text()));
-    const fromApi = settled(asEntries(await occurrencesFromNow(system.origin, selectionQuery(), FEED_WEEKS)));
+    const fromApi = settled(asEntries(await occurrencesFromNow(session.origin, selectionQuery(), FEED_WEEKS)));
     expect(inFeed.length).toBeGreaterThan(0);
     expect(inFeed).toEqual(fromApi);
   });
@@ -180,9 +159,9 @@ describe.each([
 
 describe('picking a program', () => {
   it('picks its semesters (the API\'s student groups)', async () => {
-    const programs = (await readJson<{ data: { id: string; name: string; shortName: string; degreeType: string }[] }>(system.origin, '/programs')).data;
+    const programs = (await readJson<{ data: { id: string; name: string; shortName: string; degreeType: string }[] }>(session.origin, '/programs')).data;
     const program = programs[0]!;
-    const semesters = (await readJson<{ data: { id: string }[] }>(system.origin, `/programs/${program.id}/semesters`)).data;
+    const semesters = (await readJson<{ data: { id: string }[] }>(session.origin, `/programs/${program.id}/semesters`)).data;
     const page = await openPage(PHONE);
     await page.getByLabel('Find by name').fill(program.name);
     await page.getByLabel('Kind').selectOption('program');
@@ -201,10 +180,10 @@ describe.each([
     const from = new Date(Date.now() + DAY_MS);
     from.setUTCHours(9, 0, 0, 0);
     const to = new Date(from.getTime() + 90 * MINUTE_MS);
-    const rooms = (await readJson<{ data: { building: string }[] }>(system.origin, '/rooms')).data;
+    const rooms = (await readJson<{ data: { building: string }[] }>(session.origin, '/rooms')).data;
     const building = rooms[0]!.building;
     const expected = (
-      await readJson<{ data: { rooms: { name: string }[] } }>(system.origin, `/rooms/free?from=${from.toISOString()}&to=${to.toISOString()}&building=${building}&minCapacity=20`)
+      await readJson<{ data: { rooms: { name: string }[] } }>(session.origin, `/rooms/free?from=${from.toISOString()}&to=${to.toISOString()}&building=${building}&minCapacity=20`)
     ).data.rooms.map((room) => room.name);
     expect(expected.length).toBeGreaterThan(0);
 
@@ -220,17 +199,14 @@ describe.each([
   });
 
   it('late in the evening presets tomorrow morning, a window the API accepts, rather than one past midnight', async () => {
-    const watched = await browser.open(viewport);
-    open.push(watched);
     // 23:05 in Berlin: the next quarter hour and 90 minutes after it would end at 00:45.
-    await watched.page.clock.setFixedTime(new Date('2026-12-07T22:05:00Z'));
-    await watched.page.goto(`${system.origin}/#free-rooms`);
-    await expect.poll(() => watched.page.getByLabel('Day').inputValue()).toBe('2026-12-08');
-    expect(await watched.page.getByLabel('From').inputValue()).toBe('08:00');
-    expect(await watched.page.getByLabel('Until').inputValue()).toBe('09:30');
-    await watched.page.getByRole('button', { name: 'Find free rooms' }).click();
-    await watched.page.locator('#free-rooms-status', { hasText: /free\.$/ }).waitFor();
-    expect(await watched.page.getByRole('alert').filter({ hasText: /\S/ }).count()).toBe(0);
+    const page = await session.open(viewport, '/#free-rooms', (fresh: Page) => fresh.clock.setFixedTime(new Date('2026-12-07T22:05:00Z')));
+    await expect.poll(() => page.getByLabel('Day').inputValue()).toBe('2026-12-08');
+    expect(await page.getByLabel('From').inputValue()).toBe('08:00');
+    expect(await page.getByLabel('Until').inputValue()).toBe('09:30');
+    await page.getByRole('button', { name: 'Find free rooms' }).click();
+    await page.locator('#free-rooms-status', { hasText: /free\.$/ }).waitFor();
+    expect(await page.getByRole('alert').filter({ hasText: /\S/ }).count()).toBe(0);
   });
 
   it('shows the API\'s message when the window ends before it starts', async () => {
