@@ -4,4 +4,13 @@ export { ShutdownStack } from './shutdown-stack.js';
 export { serveModule, type ServeModuleOptions, type ServedModule } from './serve-module.js';
 export { drainOnSignal, type DrainOnSignalOptions, type ProcessExit, type Stoppable } from './drain-on-signal.js';
 export { runServiceProcess, type ServiceProcessContext, type ServiceProcessOptions } from './run-service-process.js';
-export { runService, runProcess, type RunServiceOptions, type RunProcessOptions, type ServiceBuildContext } from './run-service.js';
+export { runService, runProcess, type RunProcessOptions } from './run-service.js';
+export {
+  defineService,
+  noOverrides,
+  type PlatformServices,
+  type ServiceBuildContext,
+  type ServiceDefinition,
+  type ServiceStore,
+  type TopicName,
+} from './define-service.js';

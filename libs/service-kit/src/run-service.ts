@@ -1,44 +1,20 @@
 import { loadConfigOrExit, type ServiceProcessConfig } from '@timetable/config';
-import type { Knex, MigrationSet } from '@timetable/db';
-import type { EventBus } from '@timetable/events';
 import type { ServiceModule } from '@timetable/http';
 import { createLogger, type Logger } from '@timetable/observability';
+import type { ServiceDefinition } from './define-service.js';
 import { openDistributedBackends } from './distributed-backends.js';
 import { drainOnSignal, type Stoppable } from './drain-on-signal.js';
 import { runServiceProcess } from './run-service-process.js';
 
-export interface ServiceBuildContext<C> {
-  config: C;
-  logger: Logger;
-  /** On the service's schema, migrated to latest. */
-  knex: Knex;
-  /** The Kafka bus, connected. */
-  bus: EventBus;
-  /** Registers something the module uses beyond store and bus; released after the module stopped, before them. */
-  onClose(what: string, release: () => Promise<unknown>): void;
-}
-
-export interface RunServiceOptions<C extends ServiceProcessConfig> {
-  /** Logger name, Kafka client id, metric label. */
-  name: string;
-  /** The service's config loader; an invalid variable ends the process with code 2 and the variable's name. */
-  loadConfig: () => C;
-  /**
-   * The service's own schema and its migrations, run before `build`; for a service whose work comes minutes
-   * apart, the connections its store keeps open (opened at start) so that work does not open them each time.
-   */
-  store: { schema: string; migrations: MigrationSet; connectionsKept?: number };
-  build(context: ServiceBuildContext<C>): Promise<ServiceModule>;
-}
-
 /**
- * The whole `main.ts` of a distributed service that owns a store: read and check its config, log as `name`,
- * open and migrate its store, connect the Kafka bus, build the module, serve it on PORT, and drain on
- * SIGINT/SIGTERM or when a consumer gives up.
+ * The whole `main.ts` of a distributed service that owns a store: read and check its config, log as its
+ * name, open and migrate its store, connect the Kafka bus, make its overrides from its config, build the
+ * module, serve it on PORT, and drain on SIGINT/SIGTERM or when a consumer gives up.
  */
-export function runService<C extends ServiceProcessConfig>(options: RunServiceOptions<C>): void {
-  const { name } = options;
-  const { config, logger } = startProcess(name, options.loadConfig);
+export function runService<S, C extends S & ServiceProcessConfig, O, M extends ServiceModule>(definition: ServiceDefinition<S, C, O, M>): void {
+  const { name, store } = definition;
+  if (!store) throw new Error(`${name} declares no store: runService runs a store-owning service`);
+  const { config, logger } = startProcess(name, definition.loadConfig);
   runServiceProcess({
     name,
     port: config.PORT,
@@ -46,9 +22,9 @@ export function runService<C extends ServiceProcessConfig>(options: RunServiceOp
     async open({ fail, onClose }) {
       const backends = await openDistributedBackends({
         databaseUrl: config.DATABASE_URL,
-        schema: options.store.schema,
-        migrations: options.store.migrations,
-        connectionsKept: options.store.connectionsKept,
+        schema: store.schema,
+        migrations: store.migrations,
+        connectionsKept: store.connectionsKept,
         kafkaBrokers: config.KAFKA_BROKERS,
         schemaRegistryUrl: config.SCHEMA_REGISTRY_URL,
         topicPrefix: config.KAFKA_TOPIC_PREFIX,
@@ -58,7 +34,9 @@ export function runService<C extends ServiceProcessConfig>(options: RunServiceOp
         logger,
       });
       onClose('store and bus', () => backends.close());
-      return options.build({ config, logger, knex: backends.knex, bus: backends.bus, onClose });
+      const platform = { logger, bus: backends.bus, onClose };
+      const overrides = await definition.processOverrides(config, platform);
+      return definition.build({ ...platform, config, knex: backends.knex, overrides });
     },
   });
 }

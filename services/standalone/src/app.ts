@@ -36,7 +36,8 @@ export async function startEmbeddedSystem(
     const outboxStore = await openServiceStore({ connectionString: database.connectionString, schema: SYNC_SCHEMA, migrations: syncMigrations, logger, poolMax: 1 });
     shutdown.push('dead-letter store', () => outboxStore.destroy());
     const bus = new InProcessBus(logger.child({ component: 'bus' }), { deadLetters: new DeadLetterTable(outboxStore) });
-    const context = createEmbeddedContext(config, logger, bus, database.connectionString);
+    const onClose = (what: string, release: () => Promise<unknown>) => shutdown.push(what, release);
+    const context = createEmbeddedContext({ config, logger, bus, onClose, connectionString: database.connectionString });
     shutdown.push('service stores', () => context.close());
     shutdown.push('bus', () => bus.disconnect());
     await bus.connect();
