@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SERVICE_DEFINITIONS } from '@timetable/standalone';
+import { PROCESS_DEFINITIONS } from '@timetable/standalone';
 import { fromRoot, SERVICES } from './support/paths.js';
 
 interface Stage {
@@ -64,7 +64,7 @@ describe('deploy/docker/Dockerfile', () => {
   it('the entrypoint refuses an unknown name with 64, listing every defined service', () => {
     const directory = mkdtempSync(path.join(tmpdir(), 'run-service-'));
     const namesFile = path.join(directory, 'service-names');
-    writeFileSync(namesFile, `${SERVICE_DEFINITIONS.map((definition) => definition.name).join('\n')}\n`);
+    writeFileSync(namesFile, `${PROCESS_DEFINITIONS.map((definition) => definition.name).join('\n')}\n`);
     const run = spawnSync('sh', [fromRoot('deploy/docker/run-service.sh'), 'no-such-service'], { env: { ...process.env, SERVICE_NAMES_FILE: namesFile }, encoding: 'utf8' });
     rmSync(directory, { recursive: true, force: true });
     expect(run.status).toBe(64);
@@ -72,7 +72,7 @@ describe('deploy/docker/Dockerfile', () => {
     for (const name of SERVICES) expect(run.stderr, name).toMatch(new RegExp(`\\b${name}\\b`));
   });
 
-  it('knows the processes the deployment files name: the gateway and every service definition', () => {
-    expect([...SERVICES].sort()).toEqual(['gateway', ...SERVICE_DEFINITIONS.map((definition) => definition.name)].sort());
+  it('knows the processes the deployment files name: one per process definition', () => {
+    expect([...SERVICES].sort()).toEqual(PROCESS_DEFINITIONS.map((definition) => definition.name).sort());
   });
 });

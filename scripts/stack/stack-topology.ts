@@ -1,4 +1,5 @@
 import { createServer } from 'node:net';
+import { gatewayService } from '@timetable/gateway';
 import { SERVICE_DEFINITIONS, type ServiceDefinitionName } from '@timetable/standalone';
 
 export interface StackService {
@@ -21,7 +22,7 @@ export const STACK_SERVICES: readonly StackService[] = SERVICE_DEFINITIONS.map((
 
 export type StackServiceName = ServiceDefinitionName;
 
-export const GATEWAY_ENTRY = 'services/gateway/src/main.ts';
+export const GATEWAY_ENTRY = `services/${gatewayService.name}/src/main.ts`;
 export const SIMULATOR_ENTRY = 'tools/starplan-sim/src/main.ts';
 
 /** `catalog-api` for the first replica, `catalog-api-2` for the second. */

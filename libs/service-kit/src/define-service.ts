@@ -1,3 +1,4 @@
+import type { RequestListener } from 'node:http';
 import type { RouteGroup, topics } from '@timetable/contracts';
 import type { Knex, MigrationSet } from '@timetable/db';
 import type { EventBus } from '@timetable/events';
@@ -13,6 +14,21 @@ export interface ServiceStore {
   migrations: MigrationSet;
   /** For a service whose work comes minutes apart: connections opened at start and kept, so the work does not open them each time. */
   connectionsKept?: number;
+}
+
+/**
+ * A module that answers every request with an HTTP app of its own (the gateway: its edge comes before any
+ * Express route), which a host serves as it is rather than behind the service app of a `ServiceModule`.
+ */
+export interface AppModule {
+  name: string;
+  listener: RequestListener;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function isAppModule(module: ServiceModule | AppModule): module is AppModule {
+  return 'listener' in module;
 }
 
 /** What every host provides to a service's build, whatever else it runs beside it. */
@@ -31,8 +47,8 @@ export interface PlatformServices {
  */
 export interface ServiceBuildContext<S, O = object> extends PlatformServices {
   config: S;
-  /** On the definition's `store`; a store-less definition must not read it. */
-  knex: Knex;
+  /** On the definition's `store`; reading it in a store-less definition's build throws. */
+  readonly knex: Knex;
   overrides: O;
 }
 
@@ -41,7 +57,7 @@ export interface ServiceBuildContext<S, O = object> extends PlatformServices {
  * image, the tests) starts it from this. `S` is what `build` reads of the config, `C` the config of its own
  * process, `O` what a host may provide in place of what the process makes from `C`, `M` the built module.
  */
-export interface ServiceDefinition<S = never, C extends S = S, O = object, M extends ServiceModule = ServiceModule> {
+export interface ServiceDefinition<S = never, C extends S = S, O = object, M extends ServiceModule | AppModule = ServiceModule> {
   /** Logger name, Kafka client id, metric label, the package `services/<name>`, the stack's and the image's process name. */
   name: string;
   /** Its config as its own process reads it; an invalid variable ends that process with code 2 and the variable's name. */
@@ -67,7 +83,7 @@ export interface ServiceDefinition<S = never, C extends S = S, O = object, M ext
  * Declares a service: the identity function that lets TypeScript check the definition as a whole, keeping
  * its name as a literal type (so a list of definitions yields the union of their names).
  */
-export function defineService<const N extends string, S, C extends S, O, M extends ServiceModule>(
+export function defineService<const N extends string, S, C extends S, O, M extends ServiceModule | AppModule>(
   definition: ServiceDefinition<S, C, O, M> & { name: N },
 ): ServiceDefinition<S, C, O, M> & { name: N } {
   return definition;
@@ -75,3 +91,15 @@ export function defineService<const N extends string, S, C extends S, O, M exten
 
 /** The overrides of a definition that has none. */
 export const noOverrides = (): object => ({});
+
+/** The build context a host hands over; `knex` is undefined for a store-less definition, and reading it then throws. */
+export function buildContext<S, O>(name: string, parts: PlatformServices & { config: S; overrides: O; knex: Knex | undefined }): ServiceBuildContext<S, O> {
+  const { knex, ...rest } = parts;
+  return {
+    ...rest,
+    get knex(): Knex {
+      if (!knex) throw new Error(`${name} declares no store`);
+      return knex;
+    },
+  };
+}

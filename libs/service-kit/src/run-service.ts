@@ -1,42 +1,28 @@
-import { loadConfigOrExit, type ServiceProcessConfig } from '@timetable/config';
+import { loadConfigOrExit } from '@timetable/config';
 import type { ServiceModule } from '@timetable/http';
 import { createLogger, type Logger } from '@timetable/observability';
-import type { ServiceDefinition } from './define-service.js';
-import { openDistributedBackends } from './distributed-backends.js';
+import { buildContext, type AppModule, type ServiceDefinition } from './define-service.js';
+import { openProcessBackends, type ProcessHostConfig } from './process-backends.js';
 import { drainOnSignal, type Stoppable } from './drain-on-signal.js';
 import { runServiceProcess } from './run-service-process.js';
 
 /**
- * The whole `main.ts` of a distributed service that owns a store: read and check its config, log as its
- * name, open and migrate its store, connect the Kafka bus, make its overrides from its config, build the
- * module, serve it on PORT, and drain on SIGINT/SIGTERM or when a consumer gives up.
+ * The whole `main.ts` of a distributed service: read and check its config, log as its name, open and migrate
+ * its store (if it has one), connect the bus, make its overrides from its config, build the module, serve it
+ * on PORT, and drain on SIGINT/SIGTERM or when a consumer gives up; what it acquired is released in reverse.
  */
-export function runService<S, C extends S & ServiceProcessConfig, O, M extends ServiceModule>(definition: ServiceDefinition<S, C, O, M>): void {
+export function runService<S, C extends S & ProcessHostConfig, O, M extends ServiceModule | AppModule>(definition: ServiceDefinition<S, C, O, M>): void {
   const { name, store } = definition;
-  if (!store) throw new Error(`${name} declares no store: runService runs a store-owning service`);
   const { config, logger } = startProcess(name, definition.loadConfig);
   runServiceProcess({
     name,
     port: config.PORT,
     logger,
     async open({ fail, onClose }) {
-      const backends = await openDistributedBackends({
-        databaseUrl: config.DATABASE_URL,
-        schema: store.schema,
-        migrations: store.migrations,
-        connectionsKept: store.connectionsKept,
-        kafkaBrokers: config.KAFKA_BROKERS,
-        schemaRegistryUrl: config.SCHEMA_REGISTRY_URL,
-        topicPrefix: config.KAFKA_TOPIC_PREFIX,
-        clientId: name,
-        consumerRetryBudgetMs: config.CONSUMER_RETRY_BUDGET_SECONDS * 1000,
-        onConsumerFailure: fail,
-        logger,
-      });
-      onClose('store and bus', () => backends.close());
-      const platform = { logger, bus: backends.bus, onClose };
+      const { knex, bus } = await openProcessBackends({ name, store, config, logger, fail, onClose });
+      const platform = { logger, bus, onClose };
       const overrides = await definition.processOverrides(config, platform);
-      return definition.build({ ...platform, config, knex: backends.knex, overrides });
+      return definition.build(buildContext(name, { ...platform, config, knex, overrides }));
     },
   });
 }

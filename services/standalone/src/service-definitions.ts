@@ -1,6 +1,7 @@
 import { catalogApiService } from '@timetable/catalog-api';
 import { changesService } from '@timetable/changes';
 import { developerAuthService } from '@timetable/developer-auth';
+import { gatewayService } from '@timetable/gateway';
 import { syncService } from '@timetable/sync';
 import { webhookDispatcherService } from '@timetable/webhook-dispatcher';
 
@@ -12,3 +13,11 @@ import { webhookDispatcherService } from '@timetable/webhook-dispatcher';
 export const SERVICE_DEFINITIONS = [catalogApiService, changesService, webhookDispatcherService, developerAuthService, syncService] as const;
 
 export type ServiceDefinitionName = (typeof SERVICE_DEFINITIONS)[number]['name'];
+
+/**
+ * Every process of the distributed mode, each run from its definition: the services, then the gateway in
+ * front of them (it produces the usage events developer-auth consumes).
+ */
+export const PROCESS_DEFINITIONS = [...SERVICE_DEFINITIONS, gatewayService] as const;
+
+export type ProcessName = (typeof PROCESS_DEFINITIONS)[number]['name'];

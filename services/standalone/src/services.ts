@@ -2,6 +2,7 @@ import type { CatalogOverrides } from '@timetable/catalog-api';
 import type { KeyVerifier } from '@timetable/contracts';
 import { developerAuthService, type DeveloperAuthOverrides } from '@timetable/developer-auth';
 import type { ServiceModule } from '@timetable/http';
+import { buildContext } from '@timetable/service-kit';
 import { startSimulator } from '@timetable/starplan-sim';
 import { syncService, type SyncOverrides } from '@timetable/sync';
 import { webhookDispatcherService, type WebhookDispatcherOverrides } from '@timetable/webhook-dispatcher';
@@ -43,7 +44,7 @@ export async function buildServices(context: EmbeddedContext): Promise<EmbeddedS
     const knex = await context.openStore(store.schema, store.migrations, { connectionsKept: store.connectionsKept });
     const platform = { logger: context.logger, bus: context.bus, onClose: context.onClose };
     // A call on the union of every build: this host's config and overrides must meet what each one declares.
-    built.set(definition, await definition.build({ ...platform, config: context.config, knex, overrides }));
+    built.set(definition, await definition.build(buildContext(definition.name, { ...platform, config: context.config, knex, overrides })));
   }
   return {
     modules: [...built.values()],
