@@ -2,10 +2,11 @@
  * What `npm run bench:chaos` injects and when: the fault kinds, the run's settings, and a seeded choice of
  * the next fault of each kind (a shuffled deck, so a short run still meets every kind once).
  */
+import { PROCESS_DEFINITIONS, type ProcessName } from '@timetable/standalone';
 import { RECORD_FAULTS, type RecordFaultName } from '@timetable/starplan-sim';
 
 /** The processes the stack supervises and brings back; the simulator is the upstream's truth and is left alone. */
-export const SERVICES = ['sync', 'catalog-api', 'changes', 'webhook-dispatcher', 'developer-auth', 'gateway'] as const;
+export const SERVICES: readonly ProcessName[] = PROCESS_DEFINITIONS.map((definition) => definition.name);
 export const OUTAGES = ['kafka-killed', 'registry-killed', 'redis-stopped'] as const;
 export const UPSTREAM_FAILURES = ['http500', 'truncate', 'garbage', 'empty', 'error'] as const;
 

@@ -1,14 +1,19 @@
 #!/bin/sh
 # The image's entrypoint: the first argument names the process to run; exec hands it the signals.
+# The gateway and the services are the ones defined in the code: the image build lists their names in
+# SERVICE_NAMES_FILE.
 set -eu
 service="${1:-gateway}"
 [ "$#" -gt 0 ] && shift
+names="${SERVICE_NAMES_FILE:-/app/service-names}"
 case "$service" in
-  gateway | sync | catalog-api | changes | webhook-dispatcher | developer-auth | standalone)
-    exec node "/app/services/$service/dist/main.js" "$@" ;;
+  standalone)
+    exec node /app/services/standalone/dist/main.js "$@" ;;
   sim | starplan-sim)
     exec node /app/tools/starplan-sim/dist/main.js "$@" ;;
-  *)
-    echo "unknown service '$service': use gateway, catalog-api, sync, changes, webhook-dispatcher, developer-auth, sim or standalone" >&2
-    exit 64 ;;
 esac
+if grep -qxF -- "$service" "$names"; then
+  exec node "/app/services/$service/dist/main.js" "$@"
+fi
+echo "unknown service '$service': use $(paste -sd ' ' "$names" | sed 's/ /, /g'), sim or standalone" >&2
+exit 64

@@ -1,5 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PROCESS_DEFINITIONS } from '@timetable/standalone';
 import { fromRoot, SERVICES } from './support/paths.js';
 
 interface Stage {
@@ -52,8 +56,23 @@ describe('deploy/docker/Dockerfile', () => {
   it('has a HEALTHCHECK and picks the service by its command', () => {
     expect(runtimeArgs('HEALTHCHECK').join(' ')).toMatch(/CMD/);
     expect(runtimeArgs('ENTRYPOINT')).toHaveLength(1);
-    const script = readFileSync(fromRoot('deploy/docker/run-service.sh'), 'utf8');
-    // A case pattern of its own, alone or among others.
-    for (const name of SERVICES) expect(script, name).toMatch(new RegExp(`\\s${name}( \\||\\))`));
+    // The entrypoint runs the services the build listed from their definitions.
+    const build = stages.find((stage) => stage.name === 'build')!.instructions.map((instruction) => instruction.args).join('\n');
+    expect(build).toMatch(/node services\/standalone\/dist\/print-service-names\.js > \/out\/service-names/);
+  });
+
+  it('the entrypoint refuses an unknown name with 64, listing every defined service', () => {
+    const directory = mkdtempSync(path.join(tmpdir(), 'run-service-'));
+    const namesFile = path.join(directory, 'service-names');
+    writeFileSync(namesFile, `${PROCESS_DEFINITIONS.map((definition) => definition.name).join('\n')}\n`);
+    const run = spawnSync('sh', [fromRoot('deploy/docker/run-service.sh'), 'no-such-service'], { env: { ...process.env, SERVICE_NAMES_FILE: namesFile }, encoding: 'utf8' });
+    rmSync(directory, { recursive: true, force: true });
+    expect(run.status).toBe(64);
+    expect(run.stderr).toContain("unknown service 'no-such-service'");
+    for (const name of SERVICES) expect(run.stderr, name).toMatch(new RegExp(`\\b${name}\\b`));
+  });
+
+  it('knows the processes the deployment files name: one per process definition', () => {
+    expect([...SERVICES].sort()).toEqual(PROCESS_DEFINITIONS.map((definition) => definition.name).sort());
   });
 });

@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { PROCESS_DEFINITIONS } from '@timetable/standalone';
 import { ComposeStack } from './compose-stack.js';
 import { podman, repoRoot, serviceContainer } from './podman.js';
 import { checkStandalone } from './standalone-check.js';
@@ -20,7 +21,8 @@ const RATE_LIMIT_FILE = `${SUITE}/rate-limits.int.test.ts`;
 /** The tiers rate-limits.int.test.ts asks of the embedded system. */
 const TIGHT_RATE_LIMITS = '3/10s,100/1m,1000/1h';
 const TIGHT_REGISTER_LIMITS = '3/1h';
-const SERVICES = ['kafka', 'kafka-topics', 'registry', 'postgres', 'redis', 'starplan-sim', 'sync', 'catalog-api', 'changes', 'webhook-dispatcher', 'developer-auth', 'gateway'];
+/** The infrastructure, the simulator, then every process of the distributed mode as its definition names it. */
+const SERVICES = ['kafka', 'kafka-topics', 'registry', 'postgres', 'redis', 'starplan-sim', ...PROCESS_DEFINITIONS.map((definition) => definition.name)];
 const started = Date.now();
 
 function log(message: string): void {

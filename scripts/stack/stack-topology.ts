@@ -1,21 +1,28 @@
 import { createServer } from 'node:net';
-import { SYNC_NODE_OPTIONS } from '@timetable/sync';
+import { gatewayService } from '@timetable/gateway';
+import { SERVICE_DEFINITIONS, type ServiceDefinitionName } from '@timetable/standalone';
 
-/**
- * The service processes of the distributed mode; `scalable` ones run `--replicas` times, and each starts with
- * the Node options it is deployed with (the sync's heap cap).
- */
-export const STACK_SERVICES = [
-  { name: 'sync', entry: 'services/sync/src/main.ts', scalable: false, nodeOptions: SYNC_NODE_OPTIONS },
-  { name: 'catalog-api', entry: 'services/catalog-api/src/main.ts', scalable: true },
-  { name: 'changes', entry: 'services/changes/src/main.ts', scalable: true },
-  { name: 'webhook-dispatcher', entry: 'services/webhook-dispatcher/src/main.ts', scalable: true },
-  { name: 'developer-auth', entry: 'services/developer-auth/src/main.ts', scalable: false },
-] as const;
+export interface StackService {
+  name: ServiceDefinitionName;
+  /** `services/<name>/src/main.ts`, which runs the definition. */
+  entry: string;
+  /** Runs `--replicas` times. */
+  scalable: boolean;
+  /** What the process is deployed with (the sync's heap cap). */
+  nodeOptions: readonly string[];
+}
 
-export type StackServiceName = (typeof STACK_SERVICES)[number]['name'];
+/** The service processes of the distributed mode: one per service definition, as each declares itself. */
+export const STACK_SERVICES: readonly StackService[] = SERVICE_DEFINITIONS.map((definition) => ({
+  name: definition.name,
+  entry: `services/${definition.name}/src/main.ts`,
+  scalable: definition.scalable,
+  nodeOptions: definition.nodeOptions ?? [],
+}));
 
-export const GATEWAY_ENTRY = 'services/gateway/src/main.ts';
+export type StackServiceName = ServiceDefinitionName;
+
+export const GATEWAY_ENTRY = `services/${gatewayService.name}/src/main.ts`;
 export const SIMULATOR_ENTRY = 'tools/starplan-sim/src/main.ts';
 
 /** `catalog-api` for the first replica, `catalog-api-2` for the second. */

@@ -5,7 +5,7 @@ import { LOCAL_INFRASTRUCTURE } from '@timetable/testing';
 import { repoRoot, StackProcess, type ProcessSpec } from './stack-process.js';
 import { createDatabases, databaseNameOf, databaseUrlOf, deleteTopics, dropDatabases, outboxBacklog, type StackInfrastructure } from './stack-resources.js';
 import { stackSecretsKey } from './stack-secrets-key.js';
-import { GATEWAY_ENTRY, gatewayUpstreamEnv, PortAllocator, replicaName, SIMULATOR_ENTRY, STACK_SERVICES } from './stack-topology.js';
+import { GATEWAY_ENTRY, gatewayUpstreamEnv, PortAllocator, replicaName, SIMULATOR_ENTRY, STACK_SERVICES, type StackService } from './stack-topology.js';
 
 export interface StackOptions {
   /** Names the databases (`timetable_<ns>_<service>`), topics (`<ns>.`) and Redis keys (`<ns>:`). Default: random. */
@@ -125,7 +125,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
     const simulatorUrl = options.upstreamBaseUrl ? undefined : await startSimulator(add, await ports.next(), options, timeoutMs);
     const upstreamBaseUrl = options.upstreamBaseUrl ?? simulatorUrl ?? '';
 
-    const serviceSpec = async (service: (typeof STACK_SERVICES)[number], replica: number): Promise<ProcessSpec> => {
+    const serviceSpec = async (service: StackService, replica: number): Promise<ProcessSpec> => {
       const port = await ports.next();
       return {
         name: replicaName(service.name, replica),
@@ -139,7 +139,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
         },
         url: `http://127.0.0.1:${port}`,
         readyUrl: `http://127.0.0.1:${port}/ready`,
-        nodeOptions: 'nodeOptions' in service ? [...service.nodeOptions] : [],
+        nodeOptions: [...service.nodeOptions],
       };
     };
     // First replicas together (each migrates its own database), further ones after: knex refuses rather

@@ -1,7 +1,8 @@
 import type { ServiceModule } from '@timetable/http';
 import type { Logger } from '@timetable/observability';
 import { drainOnSignal, type ProcessExit } from './drain-on-signal.js';
-import { serveModule } from './serve-module.js';
+import { isAppModule, type AppModule } from './define-service.js';
+import { serveApp, serveModule } from './serve-module.js';
 import { ShutdownStack } from './shutdown-stack.js';
 
 export interface ServiceProcessContext extends ProcessExit {
@@ -17,7 +18,7 @@ export interface ServiceProcessOptions {
   port: number;
   logger: Logger;
   /** Connects the service's backends and builds its module; `fail` ends the process non-zero after a drain. */
-  open(context: ServiceProcessContext): Promise<ServiceModule>;
+  open(context: ServiceProcessContext): Promise<ServiceModule | AppModule>;
 }
 
 /**
@@ -35,7 +36,8 @@ export function runServiceProcess(options: ServiceProcessOptions): void {
       fail: (error) => exit.current?.fail(error),
       onClose: (what, release) => shutdown.push(what, release),
     });
-    const served = await serveModule(module, { name, logger, port: options.port, host: '0.0.0.0' });
+    const serveOptions = { name, logger, port: options.port, host: '0.0.0.0' };
+    const served = isAppModule(module) ? await serveApp(module, serveOptions) : await serveModule(module, serveOptions);
     shutdown.push(`${name} (http server and module)`, () => served.close());
     logger.info({ url: served.url }, `${name} ready`);
     return { stop: () => shutdown.close() };

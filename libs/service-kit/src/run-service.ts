@@ -1,64 +1,28 @@
-import { loadConfigOrExit, type ServiceProcessConfig } from '@timetable/config';
-import type { Knex, MigrationSet } from '@timetable/db';
-import type { EventBus } from '@timetable/events';
+import { loadConfigOrExit } from '@timetable/config';
 import type { ServiceModule } from '@timetable/http';
 import { createLogger, type Logger } from '@timetable/observability';
-import { openDistributedBackends } from './distributed-backends.js';
+import { buildContext, type AppModule, type ServiceDefinition } from './define-service.js';
+import { openProcessBackends, type ProcessHostConfig } from './process-backends.js';
 import { drainOnSignal, type Stoppable } from './drain-on-signal.js';
 import { runServiceProcess } from './run-service-process.js';
 
-export interface ServiceBuildContext<C> {
-  config: C;
-  logger: Logger;
-  /** On the service's schema, migrated to latest. */
-  knex: Knex;
-  /** The Kafka bus, connected. */
-  bus: EventBus;
-  /** Registers something the module uses beyond store and bus; released after the module stopped, before them. */
-  onClose(what: string, release: () => Promise<unknown>): void;
-}
-
-export interface RunServiceOptions<C extends ServiceProcessConfig> {
-  /** Logger name, Kafka client id, metric label. */
-  name: string;
-  /** The service's config loader; an invalid variable ends the process with code 2 and the variable's name. */
-  loadConfig: () => C;
-  /**
-   * The service's own schema and its migrations, run before `build`; for a service whose work comes minutes
-   * apart, the connections its store keeps open (opened at start) so that work does not open them each time.
-   */
-  store: { schema: string; migrations: MigrationSet; connectionsKept?: number };
-  build(context: ServiceBuildContext<C>): Promise<ServiceModule>;
-}
-
 /**
- * The whole `main.ts` of a distributed service that owns a store: read and check its config, log as `name`,
- * open and migrate its store, connect the Kafka bus, build the module, serve it on PORT, and drain on
- * SIGINT/SIGTERM or when a consumer gives up.
+ * The whole `main.ts` of a distributed service: read and check its config, log as its name, open and migrate
+ * its store (if it has one), connect the bus, make its overrides from its config, build the module, serve it
+ * on PORT, and drain on SIGINT/SIGTERM or when a consumer gives up; what it acquired is released in reverse.
  */
-export function runService<C extends ServiceProcessConfig>(options: RunServiceOptions<C>): void {
-  const { name } = options;
-  const { config, logger } = startProcess(name, options.loadConfig);
+export function runService<S, C extends S & ProcessHostConfig, O, M extends ServiceModule | AppModule>(definition: ServiceDefinition<S, C, O, M>): void {
+  const { name, store } = definition;
+  const { config, logger } = startProcess(name, definition.loadConfig);
   runServiceProcess({
     name,
     port: config.PORT,
     logger,
     async open({ fail, onClose }) {
-      const backends = await openDistributedBackends({
-        databaseUrl: config.DATABASE_URL,
-        schema: options.store.schema,
-        migrations: options.store.migrations,
-        connectionsKept: options.store.connectionsKept,
-        kafkaBrokers: config.KAFKA_BROKERS,
-        schemaRegistryUrl: config.SCHEMA_REGISTRY_URL,
-        topicPrefix: config.KAFKA_TOPIC_PREFIX,
-        clientId: name,
-        consumerRetryBudgetMs: config.CONSUMER_RETRY_BUDGET_SECONDS * 1000,
-        onConsumerFailure: fail,
-        logger,
-      });
-      onClose('store and bus', () => backends.close());
-      return options.build({ config, logger, knex: backends.knex, bus: backends.bus, onClose });
+      const { knex, bus } = await openProcessBackends({ name, store, config, logger, fail, onClose });
+      const platform = { logger, bus, onClose };
+      const overrides = await definition.processOverrides(config, platform);
+      return definition.build(buildContext(name, { ...platform, config, knex, overrides }));
     },
   });
 }

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import { createServiceApp, listen, type RunningServer, type ServiceModule } from '@timetable/http';
 import type { Logger } from '@timetable/observability';
+import type { AppModule } from './define-service.js';
 
 export interface ServeModuleOptions {
   /** The app's name in request logs and metric labels. */
@@ -61,6 +62,27 @@ export async function serveModule(module: ServiceModule, options: ServeModuleOpt
       // Together, not one after the other: background work (a delivery cycle, a consumer) must stop taking
       // new work at once, not only once the last HTTP request has been answered.
       const results = await Promise.allSettled([running.close(), ownsModule ? module.stop() : Promise.resolve()]);
+      for (const result of results) if (result.status === 'rejected') throw result.reason;
+    },
+  };
+}
+
+/**
+ * A module with an HTTP app of its own (the gateway), served as it is: started before the port opens, and on
+ * close it stops accepting requests and stops, together.
+ */
+export async function serveApp(module: AppModule, options: ServeModuleOptions): Promise<ServedModule> {
+  await module.start();
+  const running = await listen(module.listener, options.port ?? 0, options.host ?? '127.0.0.1').catch(async (error: unknown) => {
+    await module.stop().catch((stopError: unknown) => options.logger.error({ err: stopError }, `${module.name} did not stop after a failed start`));
+    throw error;
+  });
+  return {
+    url: running.url,
+    port: running.port,
+    server: running.server,
+    async close() {
+      const results = await Promise.allSettled([running.close(), module.stop()]);
       for (const result of results) if (result.status === 'rejected') throw result.reason;
     },
   };

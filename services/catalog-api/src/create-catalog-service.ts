@@ -56,7 +56,8 @@ export interface CatalogServiceDeps {
 
 /** Composition root of the catalog: the entities projection and every catalog, free-room, week, search and iCal route. */
 export function createCatalogService(deps: CatalogServiceDeps): Promise<ServiceModule> {
-  const { knex, logger, timeZone } = deps;
+  const { knex, timeZone } = deps;
+  const logger = deps.logger.child({ service: 'catalog-api' });
   const now = deps.now ?? (() => new Date());
   const responses = new ResponseCache({ cache: deps.cache, logger });
   const listings = new EventListingStore({ knex });

@@ -2,3 +2,4 @@ export { createDeveloperAuthService, type DeveloperAuthModule, type DeveloperAut
 export { developerAuthMigrations, DEVELOPER_AUTH_SCHEMA } from './migrations/index.js';
 export { loadDeveloperAuthConfig, type DeveloperAuthConfig } from './config.js';
 export { HttpWebhookCounter } from './features/developers/http-webhook-counter.js';
+export { developerAuthService, type DeveloperAuthOverrides } from './developer-auth-service.js';

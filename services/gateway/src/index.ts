@@ -5,4 +5,5 @@ export { API_KEY_PREFIX } from './features/authentication/authenticate-api-key.j
 export { buildOpenApiDocument, type OpenApiDocument } from './features/openapi/openapi-document.js';
 export { buildAsyncApiDocument, type AsyncApiDocument, type AsyncApiMessage } from './features/asyncapi/asyncapi-document.js';
 export { createProxyRoutes, type UpstreamUrls } from './features/routing/proxy-routes.js';
-export { startDistributedGateway, type RunningGateway } from './start-distributed-gateway.js';
+export { gatewayService, type GatewaySettings } from './gateway-service.js';
+export type { GatewayOverrides } from './gateway-process-overrides.js';

@@ -1,9 +1,9 @@
 import { ResponseStore } from '@timetable/cache';
-import { createGatewayApp } from '@timetable/gateway';
+import { gatewayService } from '@timetable/gateway';
 import { listen } from '@timetable/http';
 import { DeadLetterTable, InProcessBus } from '@timetable/events';
 import { createLogger, type Logger } from '@timetable/observability';
-import { openServiceStore, ShutdownStack } from '@timetable/service-kit';
+import { buildContext, openServiceStore, ShutdownStack } from '@timetable/service-kit';
 import { SYNC_SCHEMA, syncMigrations } from '@timetable/sync';
 import type { StandaloneConfig } from './config.js';
 import { openDatabase } from './database.js';
@@ -36,29 +36,32 @@ export async function startEmbeddedSystem(
     const outboxStore = await openServiceStore({ connectionString: database.connectionString, schema: SYNC_SCHEMA, migrations: syncMigrations, logger, poolMax: 1 });
     shutdown.push('dead-letter store', () => outboxStore.destroy());
     const bus = new InProcessBus(logger.child({ component: 'bus' }), { deadLetters: new DeadLetterTable(outboxStore) });
-    const context = createEmbeddedContext(config, logger, bus, database.connectionString);
+    const onClose = (what: string, release: () => Promise<unknown>) => shutdown.push(what, release);
+    const context = createEmbeddedContext({ config, logger, bus, onClose, connectionString: database.connectionString });
     shutdown.push('service stores', () => context.close());
     shutdown.push('bus', () => bus.disconnect());
     await bus.connect();
     const services = await buildServices(context);
-    const gateway = createGatewayApp({
-      logger: logger.child({ service: 'gateway' }),
-      upstreams: services.modules.map((module) => module.routes),
-      readiness: services.modules.flatMap((module) => module.readiness),
-      keyVerifier: services.keyVerifier,
-      identity: context.identity,
-      rateLimiter: context.rateLimiter,
-      rateTiers: config.RATE_LIMITS,
-      registerTiers: config.REGISTER_LIMITS,
-      responses: new ResponseStore(context.cache),
-      timeZone: config.TIME_ZONE,
-      bus,
-      publicBaseUrl: config.publicBaseUrl,
-      legacyHosts: config.LEGACY_HOSTS,
-      trustProxy: config.TRUST_PROXY,
-    });
+    // The gateway from its definition, in front of the modules' routers in-process.
+    const gateway = await gatewayService.build(
+      buildContext(gatewayService.name, {
+        logger: logger.child({ service: 'gateway' }),
+        bus,
+        onClose,
+        config,
+        knex: undefined,
+        overrides: {
+          upstreams: services.modules.map((module) => module.routes),
+          readiness: services.modules.flatMap((module) => module.readiness),
+          keyVerifier: services.keyVerifier,
+          identity: context.identity,
+          rateLimiter: context.rateLimiter,
+          responses: new ResponseStore(context.cache),
+        },
+      }),
+    );
     await shutdown.startModules(services.modules);
-    const server = await listen(gateway, config.PORT);
+    const server = await listen(gateway.listener, config.PORT);
     shutdown.push('http server', () => server.close());
     logger.info({ url: server.url, publicBaseUrl: config.publicBaseUrl }, 'timetable service ready');
     return {

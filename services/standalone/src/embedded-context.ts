@@ -15,6 +15,8 @@ export interface EmbeddedContext {
   cache: Cache;
   rateLimiter: RateLimiter;
   identity: DeveloperIdentity;
+  /** Registers something a service or the host acquired; released after the modules stopped, before the bus and the stores. */
+  onClose(what: string, release: () => Promise<unknown>): void;
   /**
    * A knex on the service's own schema, migrated to latest, with `connectionsKept` connections open and kept
    * (none unless given); closed by the root on shutdown.
@@ -23,12 +25,18 @@ export interface EmbeddedContext {
   close(): Promise<void>;
 }
 
-export function createEmbeddedContext(config: StandaloneConfig, logger: Logger, bus: EventBus, connectionString: string): EmbeddedContext {
+export interface EmbeddedContextOptions extends Pick<EmbeddedContext, 'config' | 'logger' | 'bus' | 'onClose'> {
+  connectionString: string;
+}
+
+export function createEmbeddedContext(options: EmbeddedContextOptions): EmbeddedContext {
+  const { config, logger, bus, onClose, connectionString } = options;
   const stores: Knex[] = [];
   return {
     config,
     logger,
     bus,
+    onClose,
     cache: new MemoryCache(),
     rateLimiter: new MemoryRateLimiter(),
     // One process: the identity secret never leaves it, so a fresh random one per start is enough.

@@ -1,12 +1,13 @@
-import { CATALOG_SCHEMA, catalogMigrations, createCatalogService } from '@timetable/catalog-api';
-import { CHANGES_SCHEMA, changesMigrations, createChangesService } from '@timetable/changes';
+import type { CatalogOverrides } from '@timetable/catalog-api';
 import type { KeyVerifier } from '@timetable/contracts';
-import { createDeveloperAuthService, DEVELOPER_AUTH_SCHEMA, developerAuthMigrations } from '@timetable/developer-auth';
+import { developerAuthService, type DeveloperAuthOverrides } from '@timetable/developer-auth';
 import type { ServiceModule } from '@timetable/http';
+import { buildContext } from '@timetable/service-kit';
 import { startSimulator } from '@timetable/starplan-sim';
-import { createSyncService, SYNC_CONNECTIONS_KEPT, SYNC_SCHEMA, syncMigrations, type SyncService } from '@timetable/sync';
-import { createWebhookService, webhookMigrations, webhookSettingsFrom, WEBHOOKS_SCHEMA } from '@timetable/webhook-dispatcher';
+import { syncService, type SyncOverrides } from '@timetable/sync';
+import { webhookDispatcherService, type WebhookDispatcherOverrides } from '@timetable/webhook-dispatcher';
 import type { EmbeddedContext } from './embedded-context.js';
+import { SERVICE_DEFINITIONS } from './service-definitions.js';
 import { embeddedSecretsKey } from './webhook-secrets-key.js';
 
 export interface EmbeddedServices {
@@ -17,67 +18,48 @@ export interface EmbeddedServices {
   keyVerifier?: KeyVerifier;
 }
 
+/** What the embedded host provides in place of what each service's own process makes from its config. */
+type EmbeddedOverrides = CatalogOverrides & DeveloperAuthOverrides & SyncOverrides & WebhookDispatcherOverrides;
+
 /**
- * Builds every service of the embedded mode. The in-process bus keeps what was published and lets a group
- * that reads `fromBeginning` catch up, as Kafka does; consumers are still listed before sync, so the webhook
- * matcher (which reads only what comes after it starts) sees the first run's changes too.
+ * Builds every service of the embedded mode from its definition, in the definitions' order (a consumer
+ * before the producer it reads from), each on its own schema of the one PostgreSQL. The in-process bus keeps
+ * what was published and lets a group that reads `fromBeginning` catch up, as Kafka does.
  */
 export async function buildServices(context: EmbeddedContext): Promise<EmbeddedServices> {
-  const modules: ServiceModule[] = [];
-  // Catalog before sync: it projects the entity states sync publishes.
-  modules.push(
-    await createCatalogService({
-      knex: await context.openStore(CATALOG_SCHEMA, catalogMigrations),
-      bus: context.bus,
-      cache: context.cache,
-      logger: context.logger.child({ service: 'catalog-api' }),
-      timeZone: context.config.TIME_ZONE,
-      icalDomain: context.config.icalDomain,
-    }),
-  );
-  // Change log: a consumer of timetable.changes.v1, so before sync.
-  modules.push(
-    await createChangesService({ knex: await context.openStore(CHANGES_SCHEMA, changesMigrations), bus: context.bus, logger: context.logger }),
-  );
-  // Webhooks: a consumer of timetable.changes.v1 (so before sync); developer-auth counts its webhooks.
-  const webhooks = await createWebhookService({
-    knex: await context.openStore(WEBHOOKS_SCHEMA, webhookMigrations),
-    bus: context.bus,
-    logger: context.logger.child({ service: 'webhook-dispatcher' }),
+  const built = new Map<object, ServiceModule>();
+  // The module a definition built, typed as that definition's build returns it.
+  const moduleOf = <M extends ServiceModule>(definition: { build: (context: never) => Promise<M> }) => built.get(definition) as M;
+  const overrides: EmbeddedOverrides = {
+    cache: context.cache,
     identity: context.identity,
     secretsKey: await embeddedSecretsKey(context.config.DATA_DIR, context.config.WEBHOOK_SECRETS_KEY, context.logger),
-    ...webhookSettingsFrom(context.config),
-  });
-  modules.push(webhooks);
-  // Developer accounts: consumes timetable.usage.v1 and verifies keys for the gateway.
-  const developerAuth = await createDeveloperAuthService({
-    knex: await context.openStore(DEVELOPER_AUTH_SCHEMA, developerAuthMigrations),
-    bus: context.bus,
-    logger: context.logger,
-    identity: context.identity,
-    webhookCounter: webhooks.webhookCounter,
-  });
-  modules.push(developerAuth);
-  // Sync last: it produces what every module above consumes. Without an upstream, the built-in simulator.
-  const sync = await buildSync(context);
-  modules.push(sync);
-  return { modules, keyVerifier: developerAuth.keyVerifier, firstSyncPublished: () => sync.whenFirstRunPublished() };
+    upstreamBaseUrl: await upstreamBaseUrl(context),
+    // The webhook module in this process, asked when a developer's webhooks are counted (it is built by then).
+    webhookCounter: { countFor: (developerId) => moduleOf(webhookDispatcherService).webhookCounter.countFor(developerId) },
+  };
+  for (const definition of SERVICE_DEFINITIONS) {
+    const { store } = definition;
+    if (!store) throw new Error(`${definition.name} declares no store: the embedded host builds store-owning services`);
+    const knex = await context.openStore(store.schema, store.migrations, { connectionsKept: store.connectionsKept });
+    const platform = { logger: context.logger, bus: context.bus, onClose: context.onClose };
+    // A call on the union of every build: this host's config and overrides must meet what each one declares.
+    built.set(definition, await definition.build(buildContext(definition.name, { ...platform, config: context.config, knex, overrides })));
+  }
+  return {
+    modules: [...built.values()],
+    keyVerifier: moduleOf(developerAuthService).keyVerifier,
+    firstSyncPublished: () => moduleOf(syncService).whenFirstRunPublished(),
+  };
 }
 
-async function buildSync(context: EmbeddedContext): Promise<SyncService> {
-  const { config } = context;
-  const simulator = config.UPSTREAM_BASE_URL
-    ? undefined
-    : await startSimulator({ port: 0, onError: (error) => context.logger.error({ err: error }, 'the built-in StarPlan simulator could not build an answer') });
-  const sync = await createSyncService({
-    knex: await context.openStore(SYNC_SCHEMA, syncMigrations, { connectionsKept: SYNC_CONNECTIONS_KEPT }),
-    bus: context.bus,
-    logger: context.logger,
-    upstreamBaseUrl: config.UPSTREAM_BASE_URL ?? simulator?.url ?? '',
-    planningUnit: config.UPSTREAM_PU,
-    intervalSeconds: config.SYNC_INTERVAL_SECONDS,
-    timeZone: config.TIME_ZONE,
-    maxBodyBytes: config.UPSTREAM_MAX_BODY_BYTES,
+/** UPSTREAM_BASE_URL, or else the built-in simulator, stopped after every module stopped. */
+async function upstreamBaseUrl(context: EmbeddedContext): Promise<string> {
+  if (context.config.UPSTREAM_BASE_URL) return context.config.UPSTREAM_BASE_URL;
+  const simulator = await startSimulator({
+    port: 0,
+    onError: (error) => context.logger.error({ err: error }, 'the built-in StarPlan simulator could not build an answer'),
   });
-  return { ...sync, stop: () => sync.stop().finally(() => simulator?.stop()) };
+  context.onClose('built-in StarPlan simulator', () => simulator.stop());
+  return simulator.url;
 }

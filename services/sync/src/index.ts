@@ -5,3 +5,4 @@ export type { SyncRunResult } from './features/runs/run-result.js';
 export type { PairError, SyncRunStatus } from './features/write/sync-run-store.js';
 export { loadSyncConfig, syncConfigFields, type SyncConfig } from './config.js';
 export { SYNC_HEAP_CAP_MB, SYNC_NODE_OPTIONS } from './heap-cap.js';
+export { syncService, type SyncOverrides, type SyncSettings } from './sync-service.js';

@@ -69,27 +69,28 @@ export type WebhookServiceModule = ServiceModule & {
  */
 export async function createWebhookService(deps: WebhookServiceDeps): Promise<WebhookServiceModule> {
   const now = deps.now ?? (() => new Date());
+  const logger = deps.logger.child({ service: 'webhook-dispatcher' });
   const cipher = new SecretCipher(deps.secretsKey);
-  await prepareStoredSecrets(deps.knex, cipher, deps.logger);
+  await prepareStoredSecrets(deps.knex, cipher, logger);
   const service = new WebhookService({
     webhooks: new WebhookStore({ knex: deps.knex, cipher }),
     deliveries: new WebhookDeliveryStore({ knex: deps.knex }),
-    logger: deps.logger,
+    logger,
     now,
     maxWebhooksPerDeveloper: deps.maxWebhooksPerDeveloper,
   });
   const consumer = subscribeChangeMatcher({
-    bus: deps.bus, store: new MatchStore({ knex: deps.knex }), logger: deps.logger, now, ...(deps.groupId === undefined ? {} : { groupId: deps.groupId }),
+    bus: deps.bus, store: new MatchStore({ knex: deps.knex }), logger, now, ...(deps.groupId === undefined ? {} : { groupId: deps.groupId }),
   });
   const policy = new AddressPolicy({ allowCidrs: deps.allowCidrs, denyCidrs: deps.denyCidrs });
   const guard = new AddressGuard({ policy, resolver: deps.resolver });
   const sender = new HttpSender({ guard, timeoutMs: deps.timeoutMs, connectionsPerHost: deps.hostConcurrency });
-  const breakers = new EndpointBreakers({ settings: deps.breaker, now, logger: deps.logger });
+  const breakers = new EndpointBreakers({ settings: deps.breaker, now, logger });
   const dispatcher = new DeliveryDispatcher({
     store: new DeliveryStore({ knex: deps.knex, cipher }),
     sender,
     breakers,
-    logger: deps.logger,
+    logger,
     settings: {
       intervalSeconds: deps.intervalSeconds,
       retryDelaysSeconds: deps.retryDelaysSeconds,
@@ -102,13 +103,13 @@ export async function createWebhookService(deps: WebhookServiceDeps): Promise<We
   });
   const retention = new DeliveryRetention({ knex: deps.knex, retentionDays: deps.retentionDays, now });
   const retentionJob = new PeriodicJob({
-    name: 'delivery-retention', intervalMs: RETENTION_INTERVAL_MS, logger: deps.logger, run: () => retention.runOnce(),
+    name: 'delivery-retention', intervalMs: RETENTION_INTERVAL_MS, logger, run: () => retention.runOnce(),
   });
   const deadSubscribers = new DeadSubscribers({
-    knex: deps.knex, maxPendingHours: deps.maxPendingHours, disableAfterDays: deps.disableAfterDays, now, logger: deps.logger,
+    knex: deps.knex, maxPendingHours: deps.maxPendingHours, disableAfterDays: deps.disableAfterDays, now, logger,
   });
   const deadSubscribersJob = new PeriodicJob({
-    name: 'dead-subscribers', intervalMs: DEAD_SUBSCRIBERS_INTERVAL_MS, logger: deps.logger, run: () => deadSubscribers.runOnce(),
+    name: 'dead-subscribers', intervalMs: DEAD_SUBSCRIBERS_INTERVAL_MS, logger, run: () => deadSubscribers.runOnce(),
   });
   return {
     name: 'webhook-dispatcher',

@@ -13,3 +13,4 @@ export type { BreakerSettings } from './features/breaker/endpoint-breakers.js';
 export { generateSecretsKey, parseSecretsKey } from './features/secrets/secret-cipher.js';
 export { verifyWebhookSignature, SIGNATURE_TOLERANCE_SECONDS } from './features/signing/verify-webhook-signature.js';
 export { signPayload, SIGNATURE_HEADER, TIMESTAMP_HEADER } from './features/signing/sign-payload.js';
+export { webhookDispatcherService, type WebhookDispatcherOverrides } from './webhook-dispatcher-service.js';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { courseIdOf } from '@timetable/sync/testing';
+import { PROCESS_DEFINITIONS } from '../../src/service-definitions.js';
 import { ChangeStream } from './support/change-stream.js';
 import { eventually, sleep } from './support/eventually.js';
 import { expectNothingLostOrDuplicated } from './support/expect-consistent.js';
@@ -23,7 +24,7 @@ afterAll(async () => {
 }, 180_000);
 
 const READS = ['/programs', '/rooms', '/changes?limit=1'];
-const SERVICES = ['sync', 'catalog-api', 'changes', 'webhook-dispatcher', 'developer-auth', 'gateway'];
+const SERVICES = PROCESS_DEFINITIONS.map((definition) => definition.name);
 
 async function metric(url: string, name: string): Promise<number> {
   const text = await (await fetch(`${url}/metrics`)).text();
