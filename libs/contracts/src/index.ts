@@ -2,7 +2,7 @@ export * from './entities/entity-data.js';
 export * from './events/topics.js';
 export { topicJsonSchema } from './events/topic-json-schema.js';
 export * from './events/topic-documentation.js';
-export { defineRoutes, type ApiRoute, type ResponseSpec, type RouteGroup, type RouteSpec, type ServiceName } from './api/api-route.js';
+export type { ApiRoute, ResponseSpec, RouteGroup, RouteSpec, ServiceName } from './api/api-route.js';
 export { allApiRoutes } from './api/all-routes.js';
 export { RouteMatcher, expressPath, bySpecificity, firstSegment } from './api/route-paths.js';
 export { toleratingControlCharacters, toleratesControlCharacters } from './api/malformed-values.js';

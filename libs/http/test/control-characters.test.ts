@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineRoutes, toleratingControlCharacters } from '@timetable/contracts';
+import { toleratingControlCharacters } from '@timetable/contracts';
+import { defineRoutes } from '@timetable/contracts/testing';
 import { contractRouter, controlCharacterPath, createServiceApp, listen, type RunningServer } from '@timetable/http';
 import { captureLogger } from '@timetable/testing';
 
