@@ -4,7 +4,6 @@ export { KafkaBus, type KafkaBusSettings } from './kafka/kafka-bus.js';
 export { createOutboxTable } from './outbox/outbox-migration.js';
 export { createDeadLetterTable, DeadLetterTable } from './outbox/dead-letter-table.js';
 export type { DeadLetterStore, PutAsideRecord } from './in-process/dead-letter-store.js';
-export { UnapplicableRecordError } from './poison/failure-kind.js';
 export { appendToOutbox } from './outbox/outbox-writer.js';
 export { OutboxRelay, type OutboxRelaySettings } from './outbox/outbox-relay.js';
 export { consumerReadiness } from './consumer-readiness.js';
