@@ -1,4 +1,14 @@
-export * from './errors.js';
+export {
+  AppError,
+  ConflictError,
+  ForbiddenError,
+  GoneError,
+  NotFoundError,
+  RateLimitedError,
+  ServiceUnavailableError,
+  UnauthorizedError,
+  ValidationError,
+} from './errors.js';
 export { errorBody, type ErrorBody } from './error-envelope.js';
 export { parseInput } from './validation.js';
 export { rawBodyOf } from './json-body.js';
