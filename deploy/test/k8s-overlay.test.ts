@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { topics } from '@timetable/contracts';
-import { deadLetterTopicOf } from '@timetable/events';
+import { deadLetterTopicOf } from '@timetable/events/testing';
 import { kafkaTopic } from './support/kafka-topic-schema.js';
 import { schemaErrors } from './support/kubernetes-schemas.js';
 import { SERVICES } from './support/paths.js';

@@ -1,11 +1,11 @@
 export type { Cache } from './cache.js';
 export { MemoryCache } from './memory-cache.js';
 export { RedisCache } from './redis-cache.js';
-export { parseRateTiers, decide, type RateTier, type RateDecision, type RateLimiter } from './rate-limiter.js';
+export { parseRateTiers, type RateTier, type RateDecision, type RateLimiter } from './rate-limiter.js';
 export { MemoryRateLimiter } from './memory-rate-limiter.js';
 export { RedisRateLimiter } from './redis-rate-limiter.js';
 export { createRedisConnection, type RedisConnectionSettings } from './redis-connection.js';
 export { HotResponseStore, type HotResponseOptions } from './hot-response-store.js';
 export { ResponseStore, RESPONSE_NAMESPACE, requestUrlKey, type StoredResponse } from './response-store.js';
 export { etagMatches, isNotModified, type Validators } from './conditional-request.js';
-export { formatHttpDate, parseHttpDate } from './http-date.js';
+export { formatHttpDate } from './http-date.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { etagMatches, formatHttpDate, isNotModified, parseHttpDate } from '@timetable/cache';
+import { etagMatches, formatHttpDate, isNotModified } from '@timetable/cache';
+import { parseHttpDate } from '@timetable/cache/testing';
 
 const MODIFIED = 'Tue, 10 Mar 2026 07:30:00 GMT';
 const modifiedAt = Date.UTC(2026, 2, 10, 7, 30, 0);

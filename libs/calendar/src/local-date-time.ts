@@ -99,11 +99,6 @@ export function floatingMsToLocalDate(ms: number): LocalDate {
   return floatingMsToLocalDateTime(ms).slice(0, 10);
 }
 
-/** Wall-clock addition: 10:00 plus 90 minutes is 11:30 whatever the zone does in between. */
-export function addMinutesToLocal(local: LocalDateTime, minutes: number): LocalDateTime {
-  return floatingMsToLocalDateTime(localDateTimeToFloatingMs(local) + minutes * MS_PER_MINUTE);
-}
-
 /** Calendar addition on dates. */
 export function addDaysToLocalDate(date: LocalDate, days: number): LocalDate {
   return floatingMsToLocalDate(localDateToFloatingMs(date) + days * MS_PER_DAY);

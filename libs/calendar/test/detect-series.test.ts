@@ -1,6 +1,7 @@
 import rrulePackage from 'rrule';
 import { describe, expect, it } from 'vitest';
-import { addDaysToLocalDate, detectSeries, type LocalDateTime } from '../src/index.js';
+import { detectSeries, type LocalDateTime } from '../src/index.js';
+import { addDaysToLocalDate } from '../src/testing/index.js';
 
 const { rrulestr } = rrulePackage;
 const BERLIN = 'Europe/Berlin';

@@ -1,17 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  WEEK_PATTERN,
-  addDaysToLocalDate,
-  formatWeekLabel,
-  isoWeekOf,
-  isoWeekOfDate,
-  mondayOfIsoWeek,
-  parseWeekLabel,
-  weekExists,
-  weekRange,
-  weeksInIsoYear,
-} from '../src/index.js';
+import { isoWeekOf, parseWeekLabel, weekExists, weekRange } from '../src/index.js';
+import { WEEK_PATTERN, formatWeekLabel, weeksInIsoYear } from '../src/iso-week.js';
+import { addDaysToLocalDate, isoWeekOfDate, mondayOfIsoWeek } from '../src/testing/index.js';
 
 const BERLIN = 'Europe/Berlin';
 const HOUR_MS = 3_600_000;

@@ -2,8 +2,8 @@
 import fc from 'fast-check';
 import rrulePackage from 'rrule';
 import { describe, expect, it } from 'vitest';
+import { addDaysToLocalDate } from '../src/testing/index.js';
 import {
-  addDaysToLocalDate,
   detectSeries,
   expandSeries,
   localToInstant,

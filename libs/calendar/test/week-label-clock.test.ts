@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addDaysToLocalDate, isoWeekOf, localToInstant, weekLabelClock } from '../src/index.js';
+import { isoWeekOf, localToInstant, weekLabelClock } from '../src/index.js';
+import { addDaysToLocalDate } from '../src/testing/index.js';
 
 const BERLIN = 'Europe/Berlin';
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ConfigError, field, readConfig } from '@timetable/config';
+import { field, readConfig } from '@timetable/config';
+import { ConfigError } from '@timetable/config/testing';
 
 const schema = z.object({
   PORT: field.port(3000),

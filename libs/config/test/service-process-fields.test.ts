@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ConfigError, readConfig, serviceProcessFields } from '../src/index.js';
+import { readConfig, serviceProcessFields } from '../src/index.js';
+import { ConfigError } from '../src/testing/index.js';
 
 const schema = z.object(serviceProcessFields(3003));
 const required = { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/timetable', KAFKA_BROKERS: 'a:9092, b:9092' };

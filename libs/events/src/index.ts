@@ -1,13 +1,9 @@
 export type { EventBus, EventConsumer, EventOf, IncomingEvent, OutgoingEvent, SubscriptionOptions } from './event-bus.js';
 export { InProcessBus } from './in-process-bus.js';
-export { DEFAULT_CONSUMER_RETRY_BUDGET_MS, KafkaBus, type KafkaBusSettings } from './kafka/kafka-bus.js';
-export { deadLetterTopicOf } from './kafka/dead-letters.js';
-export { UndecodableMessageError } from './kafka/schema-codec.js';
-export { RefusedEventError } from './kafka/schema-codec.js';
+export { KafkaBus, type KafkaBusSettings } from './kafka/kafka-bus.js';
 export { createOutboxTable } from './outbox/outbox-migration.js';
 export { createDeadLetterTable, DeadLetterTable } from './outbox/dead-letter-table.js';
 export type { DeadLetterStore, PutAsideRecord } from './in-process/dead-letter-store.js';
-export { UnapplicableRecordError } from './poison/failure-kind.js';
 export { appendToOutbox } from './outbox/outbox-writer.js';
 export { OutboxRelay, type OutboxRelaySettings } from './outbox/outbox-relay.js';
 export { consumerReadiness } from './consumer-readiness.js';

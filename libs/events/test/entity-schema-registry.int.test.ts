@@ -7,7 +7,8 @@ import { Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ENTITY_TYPES, entityKey, entitySchemas, topics, type TopicDefinition } from '@timetable/contracts';
-import { KafkaBus, RefusedEventError } from '@timetable/events';
+import { KafkaBus } from '@timetable/events';
+import { RefusedEventError } from '@timetable/events/testing';
 import { captureLogger, testInfrastructure } from '@timetable/testing';
 
 const prefix = `typed${randomUUID().slice(0, 8)}.`;

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { TopicDefinition } from '@timetable/contracts';
-import { InProcessBus, KafkaBus, RefusedEventError, type EventBus, type EventConsumer, type IncomingEvent } from '@timetable/events';
+import { InProcessBus, KafkaBus, type EventBus, type EventConsumer, type IncomingEvent } from '@timetable/events';
+import { RefusedEventError } from '@timetable/events/testing';
 import { captureLogger, testInfrastructure } from '@timetable/testing';
 
 /**

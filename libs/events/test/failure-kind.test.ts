@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { UnapplicableRecordError } from '@timetable/events';
 import { failureOf } from '@timetable/events/testing';
 
 /**
@@ -27,10 +26,6 @@ describe('errors that say the record is refused for its data', () => {
   it('a zod validation error is data', () => {
     const parsed = z.object({ capacity: z.number().int() }).safeParse({ capacity: 'forty' });
     expect(failureOf(parsed.error)).toEqual({ kind: 'data', reason: 'validation' });
-  });
-
-  it("a handler's own UnapplicableRecordError is data", () => {
-    expect(failureOf(new UnapplicableRecordError('no such program')).kind).toBe('data');
   });
 
   it('a data error wrapped as the cause of another is data', () => {

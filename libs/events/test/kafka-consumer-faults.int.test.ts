@@ -3,8 +3,8 @@ import { Kafka, logLevel, type KafkaMessage } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { TopicDefinition } from '@timetable/contracts';
-import { deadLetterTopicOf, KafkaBus, type EventConsumer, type IncomingEvent } from '@timetable/events';
-import { RECORD_ATTEMPTS } from '@timetable/events/testing';
+import { KafkaBus, type EventConsumer, type IncomingEvent } from '@timetable/events';
+import { deadLetterTopicOf, RECORD_ATTEMPTS } from '@timetable/events/testing';
 import { metricsRegistry } from '@timetable/observability';
 import { captureLogger, TcpProxy, testInfrastructure } from '@timetable/testing';
 

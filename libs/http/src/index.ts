@@ -1,13 +1,22 @@
-export * from './errors.js';
-export { errorBody, errorEnvelope, routeNotFound, type ErrorBody } from './error-envelope.js';
-export { parseInput, validationDetails } from './validation.js';
-export { jsonBody, rawBodyOf, nestsDeeperThan, MAX_BODY_DEPTH, type JsonBodyOptions } from './json-body.js';
+export {
+  AppError,
+  ConflictError,
+  ForbiddenError,
+  GoneError,
+  NotFoundError,
+  RateLimitedError,
+  ServiceUnavailableError,
+  UnauthorizedError,
+  ValidationError,
+} from './errors.js';
+export { errorBody, type ErrorBody } from './error-envelope.js';
+export { parseInput } from './validation.js';
+export { rawBodyOf } from './json-body.js';
 export { createServiceApp, API_PREFIX, type ServiceAppOptions } from './create-service-app.js';
-export { operationalRoutes, type ReadinessCheck } from './operational-routes.js';
+export type { ReadinessCheck } from './operational-routes.js';
 export { listen, type RunningServer } from './http-server.js';
-export { requestId, requestIdOf } from './request-id.js';
+export { requestIdOf } from './request-id.js';
 export { observeRequest, routePatternOf } from './http-metrics.js';
 export type { ServiceModule } from './service-module.js';
-export { DeveloperIdentity, requireDeveloper, developerIdOf, IDENTITY_HEADER, IDENTITY_SIGNATURE_HEADER } from './developer-identity.js';
-export { controlCharacterPath } from './control-characters.js';
+export { DeveloperIdentity, IDENTITY_HEADER } from './developer-identity.js';
 export { contractRouter, type RouteCall, type RouteHandler, type RouteHandlers, type ContractRouterOptions } from './contract-routes.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineRoutes } from '@timetable/contracts';
+import { defineRoutes } from '@timetable/contracts/testing';
 import { contractRouter, createServiceApp, DeveloperIdentity, listen, NotFoundError, type RunningServer } from '@timetable/http';
 import { captureLogger } from '@timetable/testing';
 

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineRoutes, toleratingControlCharacters } from '@timetable/contracts';
-import { contractRouter, controlCharacterPath, createServiceApp, listen, type RunningServer } from '@timetable/http';
+import { toleratingControlCharacters } from '@timetable/contracts';
+import { defineRoutes } from '@timetable/contracts/testing';
+import { contractRouter, createServiceApp, listen, type RunningServer } from '@timetable/http';
+import { controlCharacterPath } from '@timetable/http/testing';
 import { captureLogger } from '@timetable/testing';
 
 /** Every control character of Unicode (category Cc): C0, DEL and C1. */

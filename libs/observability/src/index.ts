@@ -1,4 +1,4 @@
-export { createLogger, REDACTED_PATHS, type Logger, type LoggerSettings } from './logger.js';
+export { createLogger, type Logger, type LoggerSettings } from './logger.js';
 export { metricsRegistry, counter, gauge, histogram } from './metrics-registry.js';
 export type { Lifecycle } from './lifecycle.js';
 export { PeriodicJob, type PeriodicJobOptions } from './periodic-job.js';

@@ -7,7 +7,8 @@
  * time, so no listing (and no DTSTART) could describe such a series; lectures are not held at 02:30.
  */
 import { randomUUID } from 'node:crypto';
-import { addDaysToLocalDate, detectSeries } from '@timetable/calendar';
+import { detectSeries } from '@timetable/calendar';
+import { addDaysToLocalDate } from '@timetable/calendar/testing';
 import type { OccurrenceResource, RoomScheduleEntry } from '@timetable/contracts';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

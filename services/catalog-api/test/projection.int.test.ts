@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EntityState } from '@timetable/contracts';
-import { RefusedEventError } from '@timetable/events';
+import { RefusedEventError } from '@timetable/events/testing';
 import { RESPONSE_NAMESPACE } from '@timetable/cache';
 import { startCatalog, stateOf, type CatalogHarness } from './support/catalog-harness.js';
 import { events, ids, universityStates } from './support/university-fixture.js';

@@ -2,7 +2,8 @@
  * End to end without mocks between upstream and catalog: the real sync reads the simulator over HTTP, its
  * outbox feeds the real projection, and the catalog routes must serve exactly the simulator's ground truth.
  */
-import { addDaysToLocalDate, instantToLocal, isoWeekOfDate, mondayOfIsoWeek } from '@timetable/calendar';
+import { instantToLocal } from '@timetable/calendar';
+import { addDaysToLocalDate, isoWeekOfDate, mondayOfIsoWeek } from '@timetable/calendar/testing';
 import type { CatalogStatistics, OccurrenceResource, SemesterResource, WeekResponse } from '@timetable/contracts';
 import { formatDay, type Simulator } from '@timetable/starplan-sim';
 import { semesterIdOf } from '@timetable/sync/testing';

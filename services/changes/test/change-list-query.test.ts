@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changeListQuery } from '@timetable/contracts';
+import { changeListQuery } from '@timetable/contracts/testing';
 import { parseInput, ValidationError } from '@timetable/http';
 import { changeListRequest, INVALID_SINCE, parseInstant } from '../src/features/change-log/change-list-query.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '@timetable/config';
+import { ConfigError } from '@timetable/config/testing';
 import { loadGatewayConfig, parseTrustProxy } from '@timetable/gateway';
 
 const required = {

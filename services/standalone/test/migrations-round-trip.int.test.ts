@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CATALOG_SCHEMA, catalogMigrations } from '@timetable/catalog-api';
 import { CHANGES_SCHEMA, changesMigrations } from '@timetable/changes';
-import { migrateToLatest, rollbackAll, type MigrationSet } from '@timetable/db';
+import { migrateToLatest, type MigrationSet } from '@timetable/db';
+import { rollbackAll } from '@timetable/db/testing';
 import { DEVELOPER_AUTH_SCHEMA, developerAuthMigrations } from '@timetable/developer-auth';
 import { SYNC_SCHEMA, syncMigrations } from '@timetable/sync';
 import { createMigratedKnex } from '@timetable/testing';

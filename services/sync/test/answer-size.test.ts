@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError } from '@timetable/config';
+import { ConfigError } from '@timetable/config/testing';
 import { loadSyncConfig } from '../src/config.js';
 import { DEFAULT_FETCH_POLICY, fetchWithRetry } from '../src/features/read/fetch-with-retry.js';
 import { StarplanClient } from '../src/features/read/starplan-client.js';

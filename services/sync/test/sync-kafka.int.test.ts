@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel, type Consumer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { changeEvent, entityState, topics, type ChangeEvent } from '@timetable/contracts';
+import { topics, type ChangeEvent } from '@timetable/contracts';
+import { changeEvent, entityState } from '@timetable/contracts/testing';
 import type { Knex } from '@timetable/db';
 import { KafkaBus } from '@timetable/events';
 import { startSimulator, type RunningSimulator } from '@timetable/starplan-sim';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { semesterCalendarUrlResource, syncStatusResource } from '@timetable/contracts';
+import { semesterCalendarUrlResource, syncStatusResource } from '@timetable/contracts/testing';
 import { serveModule, type ServedModule } from '@timetable/service-kit';
 import { captureLogger } from '@timetable/testing';
 import { semesterIdOf } from '../src/testing/index.js';

@@ -15,11 +15,6 @@ export interface Failure {
   reason: string;
 }
 
-/** Thrown by a handler that finds a record it can never apply (a rule of its own, not the database's). */
-export class UnapplicableRecordError extends Error {
-  override readonly name = 'UnapplicableRecordError';
-}
-
 // SQLSTATE classes: 22 data exception, 23 integrity constraint violation.
 const DATA_SQLSTATE_CLASSES = new Set(['22', '23']);
 // 08 connection exception, 53 insufficient resources (too many connections, disk full), 57 operator
@@ -42,7 +37,6 @@ export function failureOf(error: unknown): Failure {
 }
 
 function recognise(error: object): Failure | undefined {
-  if (error instanceof UnapplicableRecordError) return { kind: 'data', reason: 'unapplicable' };
   if (isValidationError(error)) return { kind: 'data', reason: 'validation' };
   const sqlState = sqlStateOf(error);
   if (sqlState !== undefined) {

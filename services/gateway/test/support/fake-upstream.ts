@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { developerIdOf, NotFoundError, parseInput, requireDeveloper, type DeveloperIdentity } from '@timetable/http';
+import { NotFoundError, parseInput, type DeveloperIdentity } from '@timetable/http';
+import { developerIdOf, requireDeveloper } from '@timetable/http/testing';
 
 const id = z.uuid();
 const deliveriesQuery = z.object({

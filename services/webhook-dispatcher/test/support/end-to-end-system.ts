@@ -5,7 +5,8 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
-import { changeEvent, topics, type ChangeEvent } from '@timetable/contracts';
+import { topics, type ChangeEvent } from '@timetable/contracts';
+import { changeEvent } from '@timetable/contracts/testing';
 import type { Knex } from '@timetable/db';
 import { KafkaBus, type EventBus } from '@timetable/events';
 import { DeveloperIdentity } from '@timetable/http';
