@@ -36,18 +36,21 @@ export class UsageStore {
     await this.knex(TABLE).insert(rows).onConflict('id').ignore();
   }
 
-  /** Requests of one developer with from <= occurredAt <= to: the total and the `top` busiest endpoints. */
+  /**
+   * Requests of one developer with from <= occurredAt <= to: the total and the `top` busiest endpoints. One
+   * statement, so both come from one snapshot: usage keeps arriving, and a total read apart from the counts
+   * could disagree with them. The window sum runs before the LIMIT, so the total counts every endpoint.
+   */
   async summarise(developerId: string, from: Date, to: Date, top: number): Promise<{ total: number; byEndpoint: EndpointCount[] }> {
-    const inPeriod = () =>
-      this.knex(TABLE).where('developer_id', developerId).where('occurred_at', '>=', from).where('occurred_at', '<=', to);
-    const [totalRow] = await inPeriod().count<{ total: number }[]>({ total: '*' });
-    const rows = await inPeriod()
-      .select('endpoint')
-      .count<{ endpoint: string; count: number }[]>({ count: '*' })
+    const rows = await this.knex(TABLE)
+      .where('developer_id', developerId)
+      .where('occurred_at', '>=', from)
+      .where('occurred_at', '<=', to)
+      .select('endpoint', this.knex.raw('count(*)::int as count'), this.knex.raw('(sum(count(*)) over ())::int as total'))
       .groupBy('endpoint')
       .orderBy([{ column: 'count', order: 'desc' }, { column: 'endpoint', order: 'asc' }])
-      .limit(top);
-    return { total: totalRow?.total ?? 0, byEndpoint: rows.map((row) => ({ endpoint: row.endpoint, _count: row.count })) };
+      .limit(top) as { endpoint: string; count: number; total: number }[];
+    return { total: rows[0]?.total ?? 0, byEndpoint: rows.map((row) => ({ endpoint: row.endpoint, _count: row.count })) };
   }
 
   /** Deletes events that occurred before `cutoff`; returns how many. */
