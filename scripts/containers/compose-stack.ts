@@ -110,9 +110,22 @@ export class ComposeStack {
     try {
       await this.compose(['down', '--volumes', '--remove-orphans', '--timeout', '10']);
     } finally {
+      await this.removeLeftovers();
       this.podman.api.kill('SIGTERM');
       rmSync(this.podman.socket, { force: true });
     }
+  }
+
+  /**
+   * What `down` left behind: podman can restart a container under its restart policy between compose stopping
+   * and removing it (seen with a dispatcher whose Kafka had just gone), and its network then cannot be removed
+   * either. Left running, it would restart in a loop beside whatever runs next on the machine.
+   */
+  private async removeLeftovers(): Promise<void> {
+    const { project } = this.options;
+    const left = await projectContainers(project).catch(() => []);
+    if (left.length > 0) await podman(['rm', '-f', '-t', '0', ...left.map((container) => container.name)]).catch(() => undefined);
+    await podman(['network', 'rm', '-f', `${project}_default`]).catch(() => undefined);
   }
 }
 
