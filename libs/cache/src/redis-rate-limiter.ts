@@ -1,106 +1,108 @@
 import type { Redis } from 'ioredis';
-import { RateLeases, type LeaseGrant } from './rate-leases.js';
-import type { RateDecision, RateLimiter, RateTier } from './rate-limiter.js';
+import { decide, type RateDecision, type RateLimiter, type RateTier } from './rate-limiter.js';
 
-// Takes up to ARGV[1] tokens from every tier's counter at once: as many as the fullest tier still has room for
-// (ARGV[1 + i] is tier i's limit, ARGV[1 + n + i] its window in ms), none when a tier is full. A counter gets its
-// window as expiry when it is created. Returns the grant, then each tier's count and milliseconds to reset.
-const LEASE_SCRIPT = `
-local n = #KEYS
-local grant = tonumber(ARGV[1])
-local counts = {}
-for i, key in ipairs(KEYS) do
-  counts[i] = tonumber(redis.call('GET', key) or '0')
-  local room = tonumber(ARGV[1 + i]) - counts[i]
-  if room < grant then grant = room end
-end
-if grant < 0 then grant = 0 end
-local result = { grant }
-for i, key in ipairs(KEYS) do
-  local window = tonumber(ARGV[1 + n + i])
-  if grant > 0 then counts[i] = redis.call('INCRBY', key, grant) end
-  local ttl = redis.call('PTTL', key)
-  if ttl < 0 then
-    if counts[i] > 0 then redis.call('PEXPIRE', key, window) end
-    ttl = window
+// Counts a batch of requests: ARGV[1] is how many; then, for each request, its number of tiers followed by each
+// tier's window in ms, and its tiers' keys in KEYS in the same order. Every tier's counter is incremented and
+// gets its window as expiry when it is created. Returns, per request and tier, the count and the ms to reset.
+const CONSUME_SCRIPT = `
+local result = {}
+local key = 1
+local arg = 2
+for request = 1, tonumber(ARGV[1]) do
+  local tiers = tonumber(ARGV[arg])
+  arg = arg + 1
+  for tier = 1, tiers do
+    local window = ARGV[arg]
+    arg = arg + 1
+    local count = redis.call('INCR', KEYS[key])
+    if count == 1 then redis.call('PEXPIRE', KEYS[key], window) end
+    local ttl = redis.call('PTTL', KEYS[key])
+    if ttl < 0 then redis.call('PEXPIRE', KEYS[key], window); ttl = tonumber(window) end
+    key = key + 1
+    result[#result + 1] = count
+    result[#result + 1] = ttl
   end
-  result[#result + 1] = counts[i]
-  result[#result + 1] = ttl
 end
 return result
 `;
 
 /** The command name the script is defined under on the connection (ioredis `defineCommand`). */
-const COMMAND = 'timetableRateLease';
+const COMMAND = 'timetableRateConsumeBatch';
+/** Requests counted by one script call at most; a larger turn sends several. */
+const MAX_BATCH = 256;
 
-type LeaseCommand = (numberOfKeys: number, ...keysAndArgs: string[]) => Promise<number[]>;
+type ConsumeCommand = (numberOfKeys: number, ...keysAndArgs: string[]) => Promise<number[]>;
+
+interface Waiting {
+  clientKey: string;
+  tiers: RateTier[];
+  resolve(decision: RateDecision): void;
+  reject(error: unknown): void;
+}
 
 /**
- * Distributed mode's limiter: counters in Redis, so all gateway replicas share one budget per client. Tokens are
- * taken from the counters in leases (`RateLeases`): a client's request is decided in this process while its
- * lease has tokens, and a renewal is one round trip (every tier in one Lua script, sent by its SHA1). A client
- * that sends few requests gets one-token leases, so its budget is counted exactly as one shared counter would;
- * a busy client's requests are mostly decided without Redis. Concurrent requests of one client wait for one
- * renewal rather than each sending their own.
+ * Distributed mode's limiter: counters in Redis, so all gateway replicas share one budget per client, counted
+ * exactly as one process would count it. The requests that arrive in one turn of the event loop are counted
+ * together, by one Lua script sent by its SHA1 (EVALSHA) once the turn's reads are done: one round trip per turn
+ * for all clients, rather than one per request. A request waits for nothing more than the rest of its turn.
  */
 export class RedisRateLimiter implements RateLimiter {
-  private readonly command: LeaseCommand;
-  private readonly leases: RateLeases;
-  private readonly renewals = new Map<string, Promise<RateDecision>>();
+  private readonly command: ConsumeCommand;
+  private waiting: Waiting[] = [];
 
   constructor(
     redis: Redis,
     private readonly prefix = 'timetable:rate:',
-    leases = new RateLeases(),
   ) {
     // Defining it again on a connection that has it (a second limiter on a shared one) replaces it with the same script.
-    redis.defineCommand(COMMAND, { lua: LEASE_SCRIPT });
-    const defined = (redis as unknown as Record<string, LeaseCommand>)[COMMAND];
-    if (!defined) throw new Error('ioredis did not define the rate-lease command');
+    redis.defineCommand(COMMAND, { lua: CONSUME_SCRIPT });
+    const defined = (redis as unknown as Record<string, ConsumeCommand>)[COMMAND];
+    if (!defined) throw new Error('ioredis did not define the rate-limit command');
     this.command = defined.bind(redis);
-    this.leases = leases;
   }
 
-  /** A decision at once while the client's lease answers; a promise when Redis must be asked. */
-  consume(clientKey: string, tiers: RateTier[]): RateDecision | Promise<RateDecision> {
-    return this.leases.spend(clientKey, tiers) ?? this.renew(clientKey, tiers);
+  consume(clientKey: string, tiers: RateTier[]): Promise<RateDecision> {
+    return new Promise((resolve, reject) => {
+      // The check phase comes after the poll phase has read every request of this turn.
+      if (this.waiting.length === 0) setImmediate(() => this.flush());
+      this.waiting.push({ clientKey, tiers, resolve, reject });
+    });
   }
 
   /** The composition root owns the shared connection and closes it. */
   close(): Promise<void> {
-    this.leases.clear();
     return Promise.resolve();
   }
 
-  /** Renews the client's lease, or waits for the renewal already under way and then spends from it. */
-  private async renew(clientKey: string, tiers: RateTier[]): Promise<RateDecision> {
-    const underWay = this.renewals.get(clientKey);
-    if (underWay) {
-      // A failed renewal fails its waiters too (each lets its request through): no burst of retries at a Redis that is down.
-      await underWay;
-      return this.consume(clientKey, tiers);
+  private flush(): void {
+    const turn = this.waiting;
+    this.waiting = [];
+    for (let start = 0; start < turn.length; start += MAX_BATCH) void this.count(turn.slice(start, start + MAX_BATCH));
+  }
+
+  private async count(batch: Waiting[]): Promise<void> {
+    const keys: string[] = [];
+    const args: string[] = [String(batch.length)];
+    for (const { clientKey, tiers } of batch) {
+      args.push(String(tiers.length));
+      for (const tier of tiers) {
+        keys.push(`${this.prefix}${clientKey}:${tier.windowSeconds}`);
+        args.push(String(tier.windowSeconds * 1000));
+      }
     }
-    const renewal = this.lease(clientKey, tiers).finally(() => this.renewals.delete(clientKey));
-    this.renewals.set(clientKey, renewal);
-    return renewal;
+    let raw: number[];
+    try {
+      raw = await this.command(keys.length, ...keys, ...args);
+    } catch (error) {
+      for (const waiting of batch) waiting.reject(error);
+      return;
+    }
+    let offset = 0;
+    for (const { tiers, resolve } of batch) {
+      const counts = tiers.map((_, index) => Number(raw[offset + index * 2]));
+      const ttls = tiers.map((_, index) => Number(raw[offset + index * 2 + 1]) / 1000);
+      offset += tiers.length * 2;
+      resolve(decide(tiers, counts, ttls));
+    }
   }
-
-  private async lease(clientKey: string, tiers: RateTier[]): Promise<RateDecision> {
-    const wanted = this.leases.sizeOfNext(clientKey, tiers);
-    const keys = tiers.map((tier) => `${this.prefix}${clientKey}:${tier.windowSeconds}`);
-    const limits = tiers.map((tier) => String(tier.limit));
-    const windowsMs = tiers.map((tier) => String(tier.windowSeconds * 1000));
-    const raw = await this.command(keys.length, ...keys, String(wanted), ...limits, ...windowsMs);
-    return this.leases.record(clientKey, tiers, grantFrom(raw, tiers.length));
-  }
-}
-
-function grantFrom(raw: number[], tierCount: number): LeaseGrant {
-  const counts: number[] = [];
-  const ttlsMs: number[] = [];
-  for (let index = 0; index < tierCount; index += 1) {
-    counts.push(Number(raw[1 + index * 2]));
-    ttlsMs.push(Number(raw[2 + index * 2]));
-  }
-  return { granted: Number(raw[0]), counts, ttlsMs };
 }
