@@ -42,13 +42,17 @@ interface Waiting {
 
 /**
  * Distributed mode's limiter: counters in Redis, so all gateway replicas share one budget per client, counted
- * exactly as one process would count it. The requests that arrive in one turn of the event loop are counted
- * together, by one Lua script sent by its SHA1 (EVALSHA) once the turn's reads are done: one round trip per turn
- * for all clients, rather than one per request. A request waits for nothing more than the rest of its turn.
+ * exactly as one process would count it. Requests are counted in batches, by one Lua script sent by its SHA1
+ * (EVALSHA): the requests of one turn of the event loop go together once the turn's reads are done, and while a
+ * batch is on its way to Redis and back the requests that arrive meanwhile wait to go together as the next. A
+ * quiet gateway thus sends each request at the end of its turn, and a busy one sends one command per round trip
+ * to Redis, whatever the number of requests or clients, rather than a command per request.
  */
 export class RedisRateLimiter implements RateLimiter {
   private readonly command: ConsumeCommand;
   private waiting: Waiting[] = [];
+  /** A flush is scheduled, or batches are on their way to Redis: either way, new requests wait for it. */
+  private busy = false;
 
   constructor(
     redis: Redis,
@@ -63,9 +67,8 @@ export class RedisRateLimiter implements RateLimiter {
 
   consume(clientKey: string, tiers: RateTier[]): Promise<RateDecision> {
     return new Promise((resolve, reject) => {
-      // The check phase comes after the poll phase has read every request of this turn.
-      if (this.waiting.length === 0) setImmediate(() => this.flush());
       this.waiting.push({ clientKey, tiers, resolve, reject });
+      if (!this.busy) this.scheduleFlush();
     });
   }
 
@@ -74,10 +77,24 @@ export class RedisRateLimiter implements RateLimiter {
     return Promise.resolve();
   }
 
-  private flush(): void {
-    const turn = this.waiting;
+  /** In the check phase, which comes after the poll phase has read every request of this turn. */
+  private scheduleFlush(): void {
+    this.busy = true;
+    setImmediate(() => void this.flush());
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.waiting;
     this.waiting = [];
-    for (let start = 0; start < turn.length; start += MAX_BATCH) void this.count(turn.slice(start, start + MAX_BATCH));
+    const counted: Promise<void>[] = [];
+    for (let start = 0; start < batch.length; start += MAX_BATCH) counted.push(this.count(batch.slice(start, start + MAX_BATCH)));
+    try {
+      await Promise.all(counted);
+    } finally {
+      // What arrived while these were away goes next, together. (The connection's command timeout bounds the wait.)
+      if (this.waiting.length > 0) this.scheduleFlush();
+      else this.busy = false;
+    }
   }
 
   private async count(batch: Waiting[]): Promise<void> {
@@ -90,19 +107,18 @@ export class RedisRateLimiter implements RateLimiter {
         args.push(String(tier.windowSeconds * 1000));
       }
     }
-    let raw: number[];
     try {
-      raw = await this.command(keys.length, ...keys, ...args);
+      const raw = await this.command(keys.length, ...keys, ...args);
+      let offset = 0;
+      for (const { tiers, resolve } of batch) {
+        const counts = tiers.map((_, index) => Number(raw[offset + index * 2]));
+        const ttls = tiers.map((_, index) => Number(raw[offset + index * 2 + 1]) / 1000);
+        offset += tiers.length * 2;
+        resolve(decide(tiers, counts, ttls));
+      }
     } catch (error) {
+      // Every request of a failed batch fails (its gateway lets it through); one already decided stays decided.
       for (const waiting of batch) waiting.reject(error);
-      return;
-    }
-    let offset = 0;
-    for (const { tiers, resolve } of batch) {
-      const counts = tiers.map((_, index) => Number(raw[offset + index * 2]));
-      const ttls = tiers.map((_, index) => Number(raw[offset + index * 2 + 1]) / 1000);
-      offset += tiers.length * 2;
-      resolve(decide(tiers, counts, ttls));
     }
   }
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { parseRateTiers, RedisRateLimiter } from '@timetable/cache';
+import { parseRateTiers, RedisRateLimiter, type RateDecision } from '@timetable/cache';
 import { testInfrastructure } from '@timetable/testing';
 
 const redis = new Redis(testInfrastructure().redisUrl);
@@ -23,6 +23,33 @@ describe('the Redis rate limiter', () => {
       const decisions = await Promise.all(Array.from({ length: 40 }, (_, client) => limiter.consume(`turn-${client % 20}`, tiers)));
       expect(sent.mock.calls.map(([command]) => command.name)).toEqual(['evalsha']);
       expect(decisions.map((decision) => decision.remaining)).toEqual(Array.from({ length: 40 }, (_, index) => (index < 20 ? 9 : 8)));
+    } finally {
+      sent.mockRestore();
+    }
+  });
+
+  it('sends what arrives over several turns while a batch is away as the next batch, in one command', async () => {
+    const limiter = new RedisRateLimiter(redis, prefix);
+    const tiers = parseRateTiers('100/1m');
+    await limiter.consume('warm-up', tiers);
+    const send = redis.sendCommand.bind(redis);
+    const sent = vi.spyOn(redis, 'sendCommand');
+    // The first batch reaches Redis only 50 ms after it left: long enough for the turns below.
+    sent.mockImplementationOnce((command) => {
+      setTimeout(() => void send(command), 50);
+      return command.promise;
+    });
+    try {
+      const first = limiter.consume('away', tiers);
+      await vi.waitFor(() => expect(sent).toHaveBeenCalledTimes(1));
+      const meanwhile: Promise<RateDecision>[] = [];
+      for (let turn = 0; turn < 3; turn += 1) {
+        meanwhile.push(limiter.consume('away', tiers), limiter.consume('away', tiers));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      const decisions = await Promise.all([first, ...meanwhile]);
+      expect(sent).toHaveBeenCalledTimes(2);
+      expect(decisions.map((decision) => decision.remaining)).toEqual([99, 98, 97, 96, 95, 94, 93]);
     } finally {
       sent.mockRestore();
     }
