@@ -54,17 +54,7 @@ export async function serveModule(module: ServiceModule, options: ServeModuleOpt
     }
     throw error;
   }
-  return {
-    url: running.url,
-    port: running.port,
-    server: running.server,
-    async close() {
-      // Together, not one after the other: background work (a delivery cycle, a consumer) must stop taking
-      // new work at once, not only once the last HTTP request has been answered.
-      const results = await Promise.allSettled([running.close(), ownsModule ? module.stop() : Promise.resolve()]);
-      for (const result of results) if (result.status === 'rejected') throw result.reason;
-    },
-  };
+  return served(running, () => (ownsModule ? module.stop() : Promise.resolve()));
 }
 
 /**
@@ -77,12 +67,21 @@ export async function serveApp(module: AppModule, options: ServeModuleOptions): 
     await module.stop().catch((stopError: unknown) => options.logger.error({ err: stopError }, `${module.name} did not stop after a failed start`));
     throw error;
   });
+  return served(running, () => module.stop());
+}
+
+/**
+ * The served module: closing stops accepting requests and stops the module together, not one after the other:
+ * background work (a delivery cycle, a consumer) must stop taking new work at once, not only once the last HTTP
+ * request has been answered.
+ */
+function served(running: RunningServer, stop: () => Promise<void>): ServedModule {
   return {
     url: running.url,
     port: running.port,
     server: running.server,
     async close() {
-      const results = await Promise.allSettled([running.close(), module.stop()]);
+      const results = await Promise.allSettled([running.close(), stop()]);
       for (const result of results) if (result.status === 'rejected') throw result.reason;
     },
   };
